@@ -1,0 +1,56 @@
+#include "cli/command.hpp"
+
+#include "cli/count_parse.hpp"
+
+#include <filesystem>
+
+namespace warpfold::cli {
+
+void add_output_options(CLI::App& sub, OutputOptions& out) {
+  sub.add_option("--format", out.format, "output format")
+      ->check(CLI::IsMember(report::format_names()))
+      ->capture_default_str();
+  sub.add_option("--out", out.out, "write the output to FILE instead of stdout")
+      ->check(CLI::Validator(
+          [](std::string& path) -> std::string {
+            const auto parent = std::filesystem::path(path).parent_path();
+            if (path.empty() || std::filesystem::is_directory(path)) return "'" + path + "' is not a file name";
+            if (!parent.empty() && !std::filesystem::is_directory(parent)) {
+              return "directory '" + parent.string() + "' does not exist";
+            }
+            return {};
+          },
+          "FILE"));
+}
+
+void emit(const report::Report& report, const OutputOptions& out) {
+  report::write_output(out.out, report::render(report, *report::parse_format(out.format)));
+}
+
+CLI::Validator count_transform() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          text = std::to_string(parse_count(text));
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      },
+      "COUNT");
+}
+
+CLI::Validator block_size_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          const unsigned long long b = std::stoull(text);
+          if (b >= 32 && b <= 1024 && (b & (b - 1)) == 0) return {};
+        } catch (const std::exception&) {
+        }
+        return "block size '" + text + "' is not supported: use a power of two from 32 to 1024";
+      },
+      "BLOCK");
+}
+
+}  // namespace warpfold::cli

@@ -1,0 +1,44 @@
+#pragma once
+// The pieces every subcommand shares: exit codes, output options and the registration shape.
+
+#include "report/table.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace warpfold::cli {
+
+// Exit codes, documented in the README.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitRuntimeError = 1,  // a CUDA or I/O failure
+  kExitUsageError = 2,    // bad flags or values: nothing was run
+  kExitNoDevice = 3,      // no CUDA device: only the CPU parts ran
+  kExitCheckFailed = 4,   // a result that must be exact (fixed kernels, CPU references) was wrong
+};
+
+// A registered subcommand: its CLI11 node and what to run when it was chosen.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+struct OutputOptions {
+  std::string format = "table";
+  std::string out;  // empty: stdout
+};
+
+void add_output_options(CLI::App& sub, OutputOptions& out);
+
+// Renders and writes the report as the user asked.
+void emit(const report::Report& report, const OutputOptions& out);
+
+// CLI11 transform turning "2^24", "2^20+7" or "1<<24" into decimal, with a clear error otherwise.
+CLI::Validator count_transform();
+
+// CLI11 check: a power of two from 32 to 1024.
+CLI::Validator block_size_check();
+
+}  // namespace warpfold::cli

@@ -1,0 +1,44 @@
+#include "cli/ladder_command.hpp"
+
+#include <iostream>
+
+namespace warpfold::cli {
+
+Command add_ladder_command(CLI::App& app, LadderCommandOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "ladder", "run, check and time every kernel of the reduction ladder (book and fixed variants)");
+  sub->add_option("--n", o.lab.n, "elements to reduce (e.g. 16777216, 2^24, 2^20+7)")
+      ->transform(count_transform())
+      ->default_str("2^24");
+  sub->add_option("--block", o.lab.block, "threads per block: a power of two from 32 to 1024")
+      ->check(block_size_check())
+      ->capture_default_str();
+  sub->add_option("--reps", o.lab.reps, "timed repetitions per kernel")->check(CLI::Range(1, 100000))->capture_default_str();
+  sub->add_option("--variants", o.variants, "which variants to run")
+      ->check(CLI::IsMember({"book", "fixed", "all"}))
+      ->capture_default_str();
+  sub->add_flag("--block-sweep", o.lab.block_sweep, "time every block size 64..1024 and report the best per kernel");
+  CLI::Option* seed = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
+  add_output_options(*sub, o.output);
+
+  return {sub, [&o, seed]() {
+            o.lab.variants = o.variants == "book"    ? lab::VariantSelection::book
+                             : o.variants == "fixed" ? lab::VariantSelection::fixed
+                                                     : lab::VariantSelection::all;
+            if (seed->count()) o.lab.seed = o.seed;
+            const lab::LadderOutcome outcome = lab::run_ladder(o.lab);
+            emit(outcome.report, o.output);
+            if (outcome.reference_failed) {
+              std::cerr << "warpfold: a fixed kernel or CPU reference gave a WRONG sum\n";
+              return int(kExitCheckFailed);
+            }
+            if (!outcome.gpu_ran) {
+              std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))
+                        << ": only the CPU rows ran\n";
+              return int(kExitNoDevice);
+            }
+            return int(kExitOk);
+          }};
+}
+
+}  // namespace warpfold::cli

@@ -1,0 +1,42 @@
+// warpfold: parallel reduction on the GPU, run, checked, timed and explained.
+#include "cli/command.hpp"
+#include "cli/ladder_command.hpp"
+
+#include <warpfold/error.hpp>
+
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+using namespace warpfold::cli;
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpfold: parallel reduction on the GPU, run, checked, timed and explained"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "warpfold 0.1.0");
+
+  LadderCommandOptions ladder;
+  std::vector<Command> commands{add_ladder_command(app, ladder)};
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help, version or the error
+    return rc == 0 ? kExitOk : kExitUsageError;
+  }
+  try {
+    for (const Command& c : commands) {
+      if (c.app->parsed()) return c.run();
+    }
+    return kExitUsageError;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "warpfold: error: " << e.what() << "\n";
+    return kExitUsageError;
+  } catch (const warpfold::cuda_error& e) {
+    std::cerr << "warpfold: CUDA error: " << e.what() << "\n";
+    return kExitRuntimeError;
+  } catch (const std::exception& e) {
+    std::cerr << "warpfold: error: " << e.what() << "\n";
+    return kExitRuntimeError;
+  }
+}

@@ -1,0 +1,64 @@
+#pragma once
+// Times GPU work with CUDA events on one stream: warm-up launches first (module load, clocks
+// ramping up), then `reps` timed repetitions. `prepare` runs before every repetition, outside the
+// events: in-place kernels use it to restore their input, so every run sees the same data.
+
+#include <warpfold/error.hpp>
+
+#include "harness/stats.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+namespace warpfold::harness {
+
+class EventPair {
+ public:
+  EventPair() {
+    WARPFOLD_CUDA_CHECK(cudaEventCreate(&start_));
+    WARPFOLD_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventPair() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  cudaEvent_t start() const { return start_; }
+  cudaEvent_t stop() const { return stop_; }
+  // Waits for the stop event and returns the elapsed milliseconds.
+  float elapsed_ms() const {
+    WARPFOLD_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    WARPFOLD_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_{};
+  cudaEvent_t stop_{};
+};
+
+template <class Prepare, class Run>
+TimingStats time_on_stream(cudaStream_t stream, int warmup, int reps, Prepare&& prepare, Run&& run) {
+  for (int i = 0; i < warmup; ++i) {
+    prepare();
+    run();
+  }
+  WARPFOLD_CUDA_CHECK(cudaGetLastError());
+  EventPair events;
+  std::vector<double> samples;
+  samples.reserve(reps);
+  for (int i = 0; i < reps; ++i) {
+    prepare();
+    WARPFOLD_CUDA_CHECK(cudaEventRecord(events.start(), stream));
+    run();
+    WARPFOLD_CUDA_CHECK(cudaEventRecord(events.stop(), stream));
+    samples.push_back(events.elapsed_ms());
+  }
+  WARPFOLD_CUDA_CHECK(cudaGetLastError());
+  return summarize(std::move(samples));
+}
+
+}  // namespace warpfold::harness

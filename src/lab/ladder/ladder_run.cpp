@@ -1,0 +1,181 @@
+#include "lab/ladder/ladder_run.hpp"
+
+#include "harness/bandwidth_probe.hpp"
+#include "harness/device_info.hpp"
+#include "harness/gpu_timer.hpp"
+#include "harness/int_sum_check.hpp"
+#include "harness/random_data.hpp"
+#include "lab/ladder/cpu_reduce.hpp"
+#include "lab/ladder/ladder_sweep.hpp"
+#include "lab/ladder/workspace.hpp"
+#include "lab/run_context.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace warpfold::lab {
+namespace {
+
+using nlohmann::json;
+
+bool is_power_of_two(uint64_t x) { return x && !(x & (x - 1)); }
+
+void validate_block(unsigned block) {
+  if (!is_power_of_two(block) || block < 32 || block > 1024) {
+    throw std::invalid_argument("block size " + std::to_string(block) +
+                                " is not supported: use a power of two from 32 to 1024");
+  }
+}
+
+std::vector<report::Column> ladder_columns() {
+  return {{"kernel", "kernel"},        {"variant", "variant"},   {"grid", "grid"},
+          {"block", "block"},          {"median_ms", "median ms", 4}, {"min_ms", "min ms", 4},
+          {"max_ms", "max ms", 4},     {"gbps", "GB/s", 1},      {"pct_peak", "% peak", 1},
+          {"speedup", "speedup", 2},   {"check", "check"}};
+}
+
+// Host timing of a CPU reference; `prepare` (untimed) restores in-place inputs.
+template <class Prepare, class Run>
+harness::TimingStats time_on_host(int reps, Prepare&& prepare, Run&& run) {
+  std::vector<double> samples;
+  for (int i = 0; i < reps; ++i) {
+    prepare();
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    const auto t1 = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return harness::summarize(std::move(samples));
+}
+
+struct CpuRows {
+  std::vector<std::vector<json>> rows;
+  bool failed = false;
+};
+
+CpuRows cpu_rows(const std::vector<int>& data, const harness::IntReference& ref, int reps) {
+  CpuRows out;
+  const double bytes = double(data.size()) * sizeof(int);
+  auto row = [&](const char* name, const char* variant, const harness::TimingStats& t, std::string check) {
+    out.rows.push_back({name, variant, nullptr, nullptr, t.median_ms, t.min_ms, t.max_ms,
+                        bytes / (t.median_ms * 1e-3) / 1e9, nullptr, nullptr, std::move(check)});
+  };
+
+  // recursiveReduce works in place on int32, as the book's does: checked against the int32 wrap.
+  std::vector<int32_t> scratch(data.size());
+  int32_t recursive = 0;
+  const auto t_rec = time_on_host(
+      reps, [&] { scratch.assign(data.begin(), data.end()); },
+      [&] { recursive = recursive_reduce(scratch.data(), scratch.size(), wrapping_int32_plus{}); });
+  std::string check = harness::verdict(ref.int32_wrap, recursive);
+  out.failed |= recursive != ref.int32_wrap;
+  row("recursiveReduce (cpu)", ref.overflows_int32 ? "int32 wrap" : "int32", t_rec,
+      check);
+
+  int64_t serial = 0;
+  const auto t_ser = time_on_host(reps, [] {}, [&] { serial = serial_sum(data.data(), data.size()); });
+  out.failed |= serial != ref.exact;
+  row("serial sum (cpu)", "int64", t_ser, harness::verdict(ref.exact, serial));
+  return out;
+}
+
+}  // namespace
+
+void validate_ladder_options(const LadderOptions& o) {
+  if (o.n == 0) throw std::invalid_argument("n must be at least 1");
+  if (o.n > kLadderMaxN) {
+    throw std::invalid_argument("n = " + std::to_string(o.n) +
+                                " is too large: the book's kernels take an unsigned int count (at most 2^32 - 1)");
+  }
+  if (o.reps < 1) throw std::invalid_argument("reps must be at least 1");
+  if (o.warmup < 0) throw std::invalid_argument("warmup must not be negative");
+  validate_block(o.block);
+  for (unsigned b : o.sweep_blocks) validate_block(b);
+}
+
+LadderOutcome run_ladder(const LadderOptions& o) {
+  validate_ladder_options(o);
+  LadderOutcome out;
+  const uint64_t seed = o.seed.value_or(harness::fresh_seed());
+  const std::vector<int> data = harness::random_ints(o.n, seed);  // the book's rand() & 0xFF
+  const harness::IntReference ref = harness::int_reference(serial_sum(data.data(), data.size()));
+
+  report::Report& r = out.report;
+  r.preamble.push_back("warpfold ladder: n = " + std::to_string(o.n) + ", block " + std::to_string(o.block) +
+                       ", " + std::to_string(o.reps) + " reps, data rand() & 0xFF, seed " + std::to_string(seed));
+  r.meta["command"] = "ladder";
+  r.meta["n"] = o.n;
+  r.meta["block"] = o.block;
+  r.meta["reps"] = o.reps;
+  r.meta["seed"] = seed;
+  r.meta["exact_sum"] = ref.exact;
+  r.meta["overflows_int32"] = ref.overflows_int32;
+  r.meta["int32_wrap"] = ref.int32_wrap;
+
+  report::Table table;
+  table.title = o.block_sweep ? "reduction ladder: CPU references" : "reduction ladder";
+  table.columns = ladder_columns();
+  CpuRows cpu = cpu_rows(data, ref, o.reps);
+  for (auto& row : cpu.rows) table.add_row(std::move(row));
+  out.reference_failed = cpu.failed;
+  table.notes.push_back(harness::describe_reference(ref));
+
+  RunContext ctx = RunContext::open(r);
+  if (!ctx.has_device()) {
+    r.tables.push_back(std::move(table));
+    return out;
+  }
+  out.gpu_ran = true;
+  const size_t need = LadderWorkspace::bytes_needed(o.n);
+  ctx.require_device_memory(need, "n = " + std::to_string(o.n));
+  const double peak = ctx.read_bandwidth_gbps();
+
+  LadderWorkspace ws(data, ref.exact, ctx.stream());
+  const auto kernels = select_kernels(o.variants);
+
+  if (o.block_sweep) {
+    r.tables.push_back(std::move(table));
+    r.tables.push_back(block_sweep_table(ws, kernels, o, ctx.stream(), out.reference_failed));
+    return out;
+  }
+
+  double baseline_ms = 0;
+  std::string baseline_name;
+  std::vector<size_t> gpu_rows;
+  for (const LadderKernel* k : kernels) {
+    const LadderCheck check = ws.run_and_check(*k, o.block);
+    if (k->variant == Variant::fixed && !check.ok()) out.reference_failed = true;
+    harness::TimingStats t;
+    if (check.launched) {
+      t = harness::time_on_stream(ctx.stream(), o.warmup, o.reps, [&] { ws.restore(); },
+                                  [&] { ws.launch(*k, o.block); });
+    }
+    const double gbps = check.launched ? double(o.n) * sizeof(int) / (t.median_ms * 1e-3) / 1e9 : 0;
+    if (k->name == "reduceNeighbored" && baseline_name.empty() && check.launched) {
+      baseline_ms = t.median_ms;
+      baseline_name = std::string(k->name) + " (" + std::string(to_string(k->variant)) + ")";
+    }
+    gpu_rows.push_back(table.rows.size());
+    auto num = [&](double v) { return check.launched ? json(v) : json(nullptr); };
+    table.add_row({std::string(k->name), std::string(to_string(k->variant)), check.grid, o.block,
+                   num(t.median_ms), num(t.min_ms), num(t.max_ms), num(gbps), num(100 * gbps / peak),
+                   nullptr, check.verdict()});
+  }
+  if (baseline_ms > 0) {
+    for (size_t i : gpu_rows) {
+      const json& median = table.rows[i][4];
+      if (median.is_number()) table.rows[i][9] = baseline_ms / median.get<double>();
+    }
+    table.notes.push_back("speedup: median time of " + baseline_name + " / the row's median time");
+  }
+  table.notes.push_back("GB/s: n × 4 bytes / median time; % peak: against the read bandwidth measured in this run");
+  table.notes.push_back("the input is restored (untimed) before every run of these in-place kernels; reads past n "
+                        "see padding filled with " + std::to_string(kPaddingPoison) +
+                        ", where a real buffer holds whatever lies there");
+  if (ref.overflows_int32) table.notes.push_back("GPU rows are int32 kernels: checked against the int32 wrap");
+  r.tables.push_back(std::move(table));
+  return out;
+}
+
+}  // namespace warpfold::lab

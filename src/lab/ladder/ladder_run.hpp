@@ -1,0 +1,40 @@
+#pragma once
+// `warpfold ladder`: every kernel of the reduction ladder, checked and timed on one input.
+
+#include "lab/ladder/registry.hpp"
+#include "report/table.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace warpfold::lab {
+
+struct LadderOptions {
+  uint64_t n = uint64_t(1) << 24;  // the book's size
+  unsigned block = 512;            // the book's default block
+  int reps = 20;
+  int warmup = 2;
+  VariantSelection variants = VariantSelection::all;
+  bool block_sweep = false;
+  std::vector<unsigned> sweep_blocks{64, 128, 256, 512, 1024};
+  std::optional<uint64_t> seed;    // fresh when not given
+};
+
+// The largest n the ladder accepts: the book's kernels take `unsigned int n`.
+inline constexpr uint64_t kLadderMaxN = 0xffffffffull;
+
+struct LadderOutcome {
+  report::Report report;
+  bool gpu_ran = false;         // false: no CUDA device, CPU rows only
+  bool reference_failed = false;  // a fixed kernel or a CPU reference got a wrong sum
+};
+
+// Throws std::invalid_argument for options the ladder cannot run (n = 0, n too large for the
+// device's memory, a block size outside 32..1024 or not a power of two, reps < 1).
+LadderOutcome run_ladder(const LadderOptions& options);
+
+// Checks the options that need no device; throws std::invalid_argument with the reason.
+void validate_ladder_options(const LadderOptions& options);
+
+}  // namespace warpfold::lab

@@ -1,0 +1,50 @@
+#pragma once
+// The one registry of the reduction ladder, shared by the CLI, the tests and the benchmarks:
+// adding a kernel is one entry here (and its body in include/warpfold/lab/).
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace warpfold::lab {
+
+enum class Variant { book, fixed };
+enum class VariantSelection { book, fixed, all };
+
+std::string_view to_string(Variant v);
+
+// Launches one kernel of the ladder on `stream`; returns false when the kernel's own launch rule
+// launches nothing (the book's grid.x / 8 rounding to 0, or its switch having no case for the
+// block size), which leaves the partial sums untouched.
+using LadderLaunch = bool (*)(int* data, int* partials, uint64_t n, unsigned grid, unsigned block,
+                              cudaStream_t stream);
+
+struct LadderKernel {
+  std::string_view name;    // the book's name
+  Variant variant;
+  unsigned unroll;          // data tiles folded by one thread block
+  bool warp_unrolled;       // ends with the 64 → 1 warp step (the book's needs block ≥ 64)
+  std::string_view lesson;  // what the step of the ladder teaches
+  LadderLaunch launch;
+};
+
+// The book's grid: ceil(n / block) / unroll, rounding the division down as the book does
+// (grid.x / 8); the fixed grid: ceil(n / (block × unroll)).
+unsigned ladder_grid(const LadderKernel& k, uint64_t n, unsigned block);
+
+// Where a book kernel is exact by construction: n a multiple of block × unroll, and block ≥ 64
+// when the kernel ends with the warp step. Fixed kernels: always.
+bool book_assumptions_hold(const LadderKernel& k, uint64_t n, unsigned block);
+
+// Every kernel, in ladder order, the book variant of each step before its fixed twin.
+const std::vector<LadderKernel>& ladder_kernels();
+std::vector<const LadderKernel*> select_kernels(VariantSelection selection);
+
+// Launch functions in ladder order (the order of the steps in registry.cpp), one list per
+// translation unit of kernels.
+std::vector<LadderLaunch> book_ladder_launches();
+std::vector<LadderLaunch> fixed_ladder_launches();
+
+}  // namespace warpfold::lab

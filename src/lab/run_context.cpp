@@ -1,0 +1,100 @@
+#include "lab/run_context.hpp"
+
+#include "harness/bandwidth_probe.hpp"
+
+#include <warpfold/error.hpp>
+
+#include <ctime>
+#include <stdexcept>
+#include <utility>
+
+#ifndef WARPFOLD_GIT_COMMIT
+#define WARPFOLD_GIT_COMMIT "unknown"
+#endif
+
+namespace warpfold::lab {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / double(1ull << 30));
+  return buf;
+}
+
+}  // namespace
+
+std::string no_device_message(const std::string& reason) {
+  return "no CUDA device (" + reason + "): GPU parts skipped, CPU parts only";
+}
+
+RunContext RunContext::open(report::Report& report) {
+  RunContext ctx(report);
+  report.meta["date"] = utc_now();
+  report.meta["commit"] = WARPFOLD_GIT_COMMIT;
+  if (auto reason = harness::cuda_unavailable_reason()) {
+    report.meta["device"] = nullptr;
+    report.meta["no_device_reason"] = *reason;
+    report.preamble.push_back(no_device_message(*reason));
+    return ctx;
+  }
+  ctx.device_ = harness::query_device(0);
+  WARPFOLD_CUDA_CHECK(cudaSetDevice(0));
+  WARPFOLD_CUDA_CHECK(cudaStreamCreateWithFlags(&ctx.stream_, cudaStreamNonBlocking));
+  const auto& d = *ctx.device_;
+  const double theoretical = harness::theoretical_bandwidth_gbps(d.mem_clock_khz, d.mem_bus_width_bits);
+  report.meta["device"] = {
+      {"name", d.name},
+      {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+      {"sm_count", d.sm_count},
+      {"l2_bytes", d.l2_bytes},
+      {"global_mem_bytes", d.global_mem_bytes},
+      {"driver", harness::cuda_version_string(d.driver_version)},
+      {"runtime", harness::cuda_version_string(d.runtime_version)},
+      {"theoretical_gbps", theoretical}};
+  char line[256];
+  std::snprintf(line, sizeof line, "device: %s (sm_%d%d, %d SMs, %s), driver CUDA %s, runtime %s, theoretical %.0f GB/s",
+                d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, gib(double(d.global_mem_bytes)).c_str(),
+                harness::cuda_version_string(d.driver_version).c_str(),
+                harness::cuda_version_string(d.runtime_version).c_str(), theoretical);
+  report.preamble.push_back(line);
+  return ctx;
+}
+
+RunContext::RunContext(RunContext&& o) noexcept
+    : report_(o.report_), device_(std::move(o.device_)), stream_(std::exchange(o.stream_, nullptr)),
+      peak_gbps_(o.peak_gbps_) {}
+
+RunContext::~RunContext() {
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+double RunContext::read_bandwidth_gbps() {
+  if (!peak_gbps_) {
+    const harness::ReadBandwidth bw = harness::measure_read_bandwidth(stream_);
+    peak_gbps_ = bw.gbps;
+    report_->meta["peak_read_gbps"] = bw.gbps;
+    char line[160];
+    std::snprintf(line, sizeof line, "peak read bandwidth measured now: %.0f GB/s (%s streamed, median of %d, spread %.1f%%)",
+                  bw.gbps, gib(double(bw.bytes)).c_str(), bw.timing.reps, 100 * bw.timing.spread());
+    report_->preamble.push_back(line);
+  }
+  return *peak_gbps_;
+}
+
+void RunContext::require_device_memory(size_t bytes, const std::string& what) const {
+  size_t free_bytes = 0, total = 0;
+  WARPFOLD_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  if (bytes > free_bytes) {
+    throw std::invalid_argument(what + " needs " + gib(double(bytes)) + " of device memory; " + device_->name +
+                                " has " + gib(double(free_bytes)) + " free of " + gib(double(total)));
+  }
+}
+
+}  // namespace warpfold::lab

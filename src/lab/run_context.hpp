@@ -1,0 +1,48 @@
+#pragma once
+// What every lab command does first: find the device (or say clearly there is none), describe it
+// at the top of the report, open a stream, and measure the peak read bandwidth once for the
+// "% of peak" columns.
+
+#include "harness/device_info.hpp"
+#include "report/table.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <optional>
+#include <string>
+
+namespace warpfold::lab {
+
+class RunContext {
+ public:
+  // Records date, commit and (when present) the device in `report`; never throws for a missing
+  // device: has_device() is then false and the reason is in the report.
+  static RunContext open(report::Report& report);
+
+  RunContext(RunContext&& other) noexcept;
+  RunContext& operator=(RunContext&&) = delete;
+  RunContext(const RunContext&) = delete;
+  ~RunContext();
+
+  bool has_device() const { return device_.has_value(); }
+  const harness::DeviceSummary& device() const { return *device_; }
+  cudaStream_t stream() const { return stream_; }
+
+  // Measured on first use and recorded in the report's preamble and meta.
+  double read_bandwidth_gbps();
+
+  // Throws std::invalid_argument naming `what` when the device lacks `bytes` of free memory.
+  void require_device_memory(size_t bytes, const std::string& what) const;
+
+ private:
+  explicit RunContext(report::Report& report) : report_(&report) {}
+  report::Report* report_;
+  std::optional<harness::DeviceSummary> device_;
+  cudaStream_t stream_ = nullptr;
+  std::optional<double> peak_gbps_;
+};
+
+// The line printed when a command runs without a CUDA device.
+std::string no_device_message(const std::string& reason);
+
+}  // namespace warpfold::lab

@@ -1,0 +1,192 @@
+#include "report/table.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace warpfold::report {
+namespace {
+
+using nlohmann::json;
+
+std::string cell_text(const json& v, const Column& c) {
+  if (v.is_null()) return "-";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float() && c.precision >= 0) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(c.precision) << v.get<double>();
+    return os.str();
+  }
+  return v.dump();
+}
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+void render_text(std::ostream& os, const Report& r) {
+  for (const auto& line : r.preamble) os << line << "\n";
+  for (const auto& t : r.tables) {
+    if (!r.preamble.empty() || &t != &r.tables.front()) os << "\n";
+    if (!t.title.empty()) os << t.title << "\n";
+    std::vector<size_t> width(t.columns.size());
+    std::vector<std::vector<std::string>> cells;
+    for (size_t c = 0; c < t.columns.size(); ++c) width[c] = t.columns[c].header.size();
+    for (const auto& row : t.rows) {
+      cells.emplace_back();
+      for (size_t c = 0; c < row.size(); ++c) {
+        cells.back().push_back(cell_text(row[c], t.columns[c]));
+        width[c] = std::max(width[c], cells.back().back().size());
+      }
+    }
+    auto line = [&](const std::vector<std::string>& v, const std::vector<json>* raw) {
+      for (size_t c = 0; c < v.size(); ++c) {
+        // Numbers right-aligned so magnitudes line up; text left-aligned.
+        const bool right = raw && (*raw)[c].is_number();
+        os << (c ? "  " : "") << (right ? std::right : std::left) << std::setw(int(width[c])) << v[c];
+      }
+      os << "\n";
+    };
+    std::vector<std::string> headers;
+    for (const auto& c : t.columns) headers.push_back(c.header);
+    line(headers, nullptr);
+    size_t total = 0;
+    for (size_t w : width) total += w + 2;
+    os << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
+    for (size_t i = 0; i < cells.size(); ++i) line(cells[i], &t.rows[i]);
+    for (const auto& n : t.notes) os << "  * " << n << "\n";
+  }
+}
+
+void render_csv(std::ostream& os, const Report& r) {
+  for (const auto& t : r.tables) {
+    if (&t != &r.tables.front()) os << "\n";
+    for (size_t c = 0; c < t.columns.size(); ++c) os << (c ? "," : "") << csv_escape(t.columns[c].key);
+    os << "\n";
+    for (const auto& row : t.rows) {
+      for (size_t c = 0; c < row.size(); ++c) {
+        // CSV keeps full precision: it is for machines.
+        const std::string s = row[c].is_null() ? "" : row[c].is_string() ? row[c].get<std::string>() : row[c].dump();
+        os << (c ? "," : "") << csv_escape(s);
+      }
+      os << "\n";
+    }
+  }
+}
+
+void render_json(std::ostream& os, const Report& r) {
+  json doc;
+  doc["meta"] = r.meta;
+  doc["tables"] = json::array();
+  for (const auto& t : r.tables) {
+    json jt;
+    jt["title"] = t.title;
+    jt["columns"] = json::array();
+    for (const auto& c : t.columns) jt["columns"].push_back(c.key);
+    jt["rows"] = json::array();
+    for (const auto& row : t.rows) {
+      json jr = json::object();
+      for (size_t c = 0; c < row.size(); ++c) jr[t.columns[c].key] = row[c];
+      jt["rows"].push_back(std::move(jr));
+    }
+    jt["notes"] = t.notes;
+    doc["tables"].push_back(std::move(jt));
+  }
+  os << doc.dump(2) << "\n";
+}
+
+void render_md(std::ostream& os, const Report& r) {
+  for (const auto& line : r.preamble) os << md_escape(line) << "  \n";
+  for (const auto& t : r.tables) {
+    os << "\n";
+    if (!t.title.empty()) os << "### " << md_escape(t.title) << "\n\n";
+    os << "|";
+    for (const auto& c : t.columns) os << " " << md_escape(c.header) << " |";
+    os << "\n|";
+    for (size_t c = 0; c < t.columns.size(); ++c) os << "---|";
+    os << "\n";
+    for (const auto& row : t.rows) {
+      os << "|";
+      for (size_t c = 0; c < row.size(); ++c) os << " " << md_escape(cell_text(row[c], t.columns[c])) << " |";
+      os << "\n";
+    }
+    if (!t.notes.empty()) os << "\n";
+    for (const auto& n : t.notes) os << "- " << md_escape(n) << "\n";
+  }
+}
+
+}  // namespace
+
+std::optional<Format> parse_format(std::string_view name) {
+  if (name == "table") return Format::table;
+  if (name == "csv") return Format::csv;
+  if (name == "json") return Format::json;
+  if (name == "md") return Format::md;
+  return std::nullopt;
+}
+
+const std::vector<std::string>& format_names() {
+  static const std::vector<std::string> names{"table", "csv", "json", "md"};
+  return names;
+}
+
+void Table::add_row(std::vector<nlohmann::json> cells) {
+  if (cells.size() != columns.size()) {
+    throw std::logic_error("table '" + title + "': row has " + std::to_string(cells.size()) +
+                           " cells for " + std::to_string(columns.size()) + " columns");
+  }
+  rows.push_back(std::move(cells));
+}
+
+std::string render(const Report& report, Format format) {
+  std::ostringstream os;
+  switch (format) {
+    case Format::table: render_text(os, report); break;
+    case Format::csv: render_csv(os, report); break;
+    case Format::json: render_json(os, report); break;
+    case Format::md: render_md(os, report); break;
+  }
+  return os.str();
+}
+
+void write_output(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot open '" + path + "' for writing");
+    f << text;
+    f.close();
+    if (!f) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write '" + path + "'");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot move the output into '" + path + "'");
+  }
+}
+
+}  // namespace warpfold::report

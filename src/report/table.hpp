@@ -1,0 +1,47 @@
+#pragma once
+// Tables of results and their four renderings: an aligned terminal table, CSV, JSON and Markdown.
+// Every command builds a Report and hands it here, so all commands share one output contract.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpfold::report {
+
+enum class Format { table, csv, json, md };
+
+std::optional<Format> parse_format(std::string_view name);
+const std::vector<std::string>& format_names();
+
+struct Column {
+  std::string key;      // JSON key and CSV header
+  std::string header;   // terminal and Markdown header
+  int precision = -1;   // digits after the point for floating-point cells; -1: as printed by JSON
+};
+
+struct Table {
+  std::string title;
+  std::vector<Column> columns;
+  std::vector<std::vector<nlohmann::json>> rows;  // one cell per column; null prints as "-"
+  std::vector<std::string> notes;                 // sentences printed under the table
+
+  // Appends a row; throws std::logic_error if the cell count differs from the column count.
+  void add_row(std::vector<nlohmann::json> cells);
+};
+
+struct Report {
+  std::vector<std::string> preamble;  // lines printed above the tables (device, options)
+  nlohmann::json meta = nlohmann::json::object();  // the same facts, machine-readable
+  std::vector<Table> tables;
+};
+
+std::string render(const Report& report, Format format);
+
+// Writes `text` to stdout when `path` is empty, else to `path` through a temporary file renamed on
+// success, so a failed run never leaves a partial file that looks complete. Throws on I/O errors.
+void write_output(const std::string& path, const std::string& text);
+
+}  // namespace warpfold::report
