@@ -1,0 +1,50 @@
+# Shared by the scripts: locate the CUDA toolkit, install missing Debian packages, configure and build.
+# Sourced, not run.
+
+WARPFOLD_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${WARPFOLD_BUILD_DIR:-$WARPFOLD_ROOT/build}"
+
+log() { printf '[warpfold] %s\n' "$*" >&2; }
+die() { printf '[warpfold] error: %s\n' "$*" >&2; exit 1; }
+
+find_cuda() {
+  if ! command -v nvcc >/dev/null 2>&1; then
+    for d in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/lib/cuda/bin; do
+      [ -x "$d/nvcc" ] && export PATH="$d:$PATH" && break
+    done
+  fi
+  command -v nvcc >/dev/null 2>&1 || die "nvcc not found: install the CUDA toolkit (13.0 or newer) and put its bin/ on PATH"
+}
+
+have_header() {
+  for d in /usr/include /usr/local/include; do [ -e "$d/$1" ] && return 0; done
+  return 1
+}
+
+# Installs what is missing, through apt-get (as root, or with sudo). A machine that already has
+# the tools and headers (from any source) installs nothing.
+install_deps() {
+  local pkgs=()
+  command -v cmake >/dev/null 2>&1 || pkgs+=(cmake)
+  command -v ninja >/dev/null 2>&1 || pkgs+=(ninja-build)
+  command -v g++ >/dev/null 2>&1 || pkgs+=(g++)
+  command -v git >/dev/null 2>&1 || pkgs+=(git)
+  have_header gtest/gtest.h || pkgs+=(libgtest-dev)
+  have_header CLI/CLI.hpp || pkgs+=(libcli11-dev)
+  have_header nlohmann/json.hpp || pkgs+=(nlohmann-json3-dev)
+  [ ${#pkgs[@]} -eq 0 ] && return 0
+  log "installing missing Debian packages: ${pkgs[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install ${pkgs[*]} by hand"
+  $sudo apt-get update -qq || die "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null || die "apt-get install ${pkgs[*]} failed"
+}
+
+configure_and_build() {
+  local jobs
+  jobs="$(nproc 2>/dev/null || echo 2)"
+  cmake -S "$WARPFOLD_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null ||
+    die "cmake configure failed (see the messages above)"
+  cmake --build "$BUILD_DIR" -j "$jobs" || die "build failed"
+}
