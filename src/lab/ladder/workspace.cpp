@@ -31,7 +31,10 @@ LadderWorkspace::LadderWorkspace(const std::vector<int>& input, int64_t exact_su
       partials_(max_partials(n_)) {
   std::vector<int> padded(input);
   padded.resize(n_ + kPadding, kPaddingPoison);
-  WARPFOLD_CUDA_CHECK(cudaMemcpy(pristine_.get(), padded.data(), pristine_.bytes(), cudaMemcpyHostToDevice));
+  // On the workspace's stream, then waited for: a plain cudaMemcpy from pageable memory may return
+  // before its DMA lands, and the stream may be non-blocking (no implicit order with stream 0).
+  WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), padded.data(), pristine_.bytes(), cudaMemcpyHostToDevice, stream_));
+  WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 void LadderWorkspace::restore() const {
@@ -55,7 +58,8 @@ LadderCheck LadderWorkspace::run_and_check(const LadderKernel& k, unsigned block
   WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream_));
   if (c.launched) {
     std::vector<int> partials(c.grid);
-    WARPFOLD_CUDA_CHECK(cudaMemcpy(partials.data(), partials_.get(), c.grid * sizeof(int), cudaMemcpyDeviceToHost));
+    WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(partials.data(), partials_.get(), c.grid * sizeof(int), cudaMemcpyDeviceToHost, stream_));
+    WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream_));
     int32_t sum = 0;
     for (int p : partials) sum = wrapping_int32_plus{}(sum, p);
     c.got = sum;
