@@ -2,6 +2,7 @@
 # The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
 #   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep (default: all of them)
 # Prints a short summary last; full logs and JSON go to $OUT (or ./device-out without it).
+# A copy of the tree without .git learns its commit from .commit (git rev-parse --short=12 HEAD > .commit).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 OUT="${OUT:-$WARPFOLD_ROOT/device-out}"
@@ -14,7 +15,7 @@ summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 
 find_cuda
-say "== $(date -u +%FT%TZ) commit $(git -C "$WARPFOLD_ROOT" rev-parse --short HEAD 2>/dev/null || echo none)"
+say "== $(date -u +%FT%TZ) commit $(git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | tee -a "$summary"
 say "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
 
