@@ -1,0 +1,34 @@
+#pragma once
+// Block-level reduction: warps reduce in registers, their leaders meet in shared memory, and the
+// first warp reduces those. No identity element is needed: only threads [0, valid) hold values.
+
+#include <warpfold/warp/warp_reduce.cuh>
+
+namespace warpfold::block {
+
+template <class T, int Threads>
+struct reduce_storage {
+  T warp_totals[Threads / 32];
+};
+
+// Returns the reduction of the values of threads [0, valid) in thread 0 (other threads: unspecified).
+// 1 ≤ valid ≤ Threads; every thread of the block must call it. Contains __syncthreads().
+template <int Threads, class T, class Op>
+__device__ __forceinline__ T reduce(T value, Op op, int valid, reduce_storage<T, Threads>& storage) {
+  static_assert(Threads % 32 == 0 && Threads <= 1024, "block size must be a multiple of 32, at most 1024");
+  const int warp_id = threadIdx.x / 32;
+  const int lane = threadIdx.x & 31;
+  const int warp_valid = min(max(valid - warp_id * 32, 0), 32);
+  value = warp::reduce_down_partial(value, op, warp_valid);
+  if (Threads == 32) return value;
+  if (lane == 0 && warp_valid > 0) storage.warp_totals[warp_id] = value;
+  __syncthreads();
+  const int warps_valid = (valid + 31) / 32;
+  if (warp_id == 0) {
+    T v = lane < warps_valid ? storage.warp_totals[lane] : value;  // lanes past warps_valid are ignored
+    value = warp::reduce_down_partial(v, op, warps_valid);
+  }
+  return value;
+}
+
+}  // namespace warpfold::block

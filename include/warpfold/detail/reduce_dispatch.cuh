@@ -1,0 +1,132 @@
+#pragma once
+// Host side of warpfold::reduce: argument checks, temp-storage size, grid plan and launch.
+
+#include <warpfold/detail/reduce_kernel.cuh>
+#include <warpfold/detail/reduce_plan.hpp>
+#include <warpfold/error.hpp>
+#include <warpfold/ops.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace warpfold::detail {
+
+// --- what happens to each element on load, and to the total at the end ---------------------
+
+template <class Acc, class Transform>
+struct lift_convert {
+  Transform transform;
+  template <class T>
+  __device__ __forceinline__ Acc operator()(const T& x, uint64_t) const { return static_cast<Acc>(transform(x)); }
+};
+
+template <class T>
+struct lift_with_index {
+  __device__ __forceinline__ key_value<T> operator()(const T& x, uint64_t i) const { return {x, i}; }
+};
+
+template <class Acc>
+struct lift_compensated {
+  template <class T>
+  __device__ __forceinline__ compensated<Acc> operator()(const T& x, uint64_t) const {
+    return {static_cast<Acc>(x), Acc(0)};
+  }
+};
+
+template <class Op>
+struct finish_with_init {
+  Op op;
+  template <class Acc>
+  __device__ __forceinline__ Acc operator()(const Acc& init, const Acc& total, bool has) const {
+    return has ? op(init, total) : init;
+  }
+};
+
+struct finish_without_init {
+  template <class Acc>
+  __device__ __forceinline__ Acc operator()(const Acc& empty, const Acc& total, bool has) const {
+    return has ? total : empty;
+  }
+};
+
+struct finish_compensated {
+  template <class Acc>
+  __device__ __forceinline__ Acc operator()(const compensated<Acc>& init, const compensated<Acc>& total,
+                                            bool has) const {
+    return has ? compensated_plus{}(init, total).value() : init.sum;
+  }
+};
+
+// --- launch --------------------------------------------------------------------------------
+
+inline unsigned next_ticket() {
+  static std::atomic<unsigned> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) % kTicketSlots;
+}
+
+inline constexpr int kMaxDevices = 64;
+
+// SMs × resident blocks of `kernel` on the current device, asked once per device and kernel.
+template <class Kernel>
+cudaError_t max_resident_blocks(Kernel kernel, unsigned& blocks) {
+  static std::atomic<unsigned> cache[kMaxDevices] = {};
+  int device = 0;
+  if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
+  if (device < kMaxDevices && (blocks = cache[device].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
+  int sms = 0, per_sm = 0;
+  if (cudaError_t rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); rc != cudaSuccess) return rc;
+  if (cudaError_t rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, reduce_policy::threads, 0);
+      rc != cudaSuccess) {
+    return rc;
+  }
+  blocks = unsigned(sms) * unsigned(per_sm > 0 ? per_sm : 1);
+  if (device < kMaxDevices) cache[device].store(blocks, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+template <class T, class Acc, class Out, class Op, class Lift, class Finish>
+cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
+                            Lift lift, Finish finish, cudaStream_t stream) {
+  using params_t = reduce_params<T, Acc, Out, Op, Lift, Finish>;
+  const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish>;
+  unsigned max_blocks = 0;
+  if (cudaError_t rc = max_resident_blocks(kernel, max_blocks); rc != cudaSuccess) return rc;
+  const size_t needed = size_t(max_blocks) * sizeof(Acc);
+  if (d_temp == nullptr) {
+    temp_bytes = needed;
+    return cudaSuccess;
+  }
+  if (temp_bytes < needed || d_out == nullptr || (n > 0 && d_in == nullptr)) return cudaErrorInvalidValue;
+  if (reinterpret_cast<uintptr_t>(d_in) % alignof(T) != 0) return cudaErrorMisalignedAddress;
+
+  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
+  p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
+                       reduce_policy::threads, max_blocks);
+  kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
+  return cudaGetLastError();
+}
+
+// Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies
+// the result back and frees; throws warpfold::cuda_error on any failure.
+template <class Acc, class Call>
+Acc run_to_value(cudaStream_t stream, Call&& call) {
+  size_t bytes = 0;
+  WARPFOLD_CUDA_CHECK(call(nullptr, bytes, static_cast<Acc*>(nullptr)));
+  void* temp = nullptr;
+  WARPFOLD_CUDA_CHECK(cudaMallocAsync(&temp, bytes + sizeof(Acc) + alignof(Acc), stream));
+  Acc* out = reinterpret_cast<Acc*>((reinterpret_cast<uintptr_t>(temp) + bytes + alignof(Acc) - 1) / alignof(Acc) *
+                                    alignof(Acc));
+  Acc result{};
+  cudaError_t rc = call(temp, bytes, out);
+  if (rc == cudaSuccess) rc = cudaMemcpyAsync(&result, out, sizeof(Acc), cudaMemcpyDeviceToHost, stream);
+  const cudaError_t free_rc = cudaFreeAsync(temp, stream);
+  const cudaError_t sync_rc = cudaStreamSynchronize(stream);
+  WARPFOLD_CUDA_CHECK(rc);
+  WARPFOLD_CUDA_CHECK(free_rc);
+  WARPFOLD_CUDA_CHECK(sync_rc);
+  return result;
+}
+
+}  // namespace warpfold::detail

@@ -1,0 +1,170 @@
+#pragma once
+// The single-pass device-wide reduce kernel.
+//
+// One launch does all the work: each block reduces its grid-stride share of the input in
+// registers, writes one partial, and the last block to finish (found with an atomic ticket)
+// reduces the partials and writes the result. The fold order depends only on the grid, the
+// block size and n, so floating-point results are bitwise reproducible run to run on a device.
+
+#include <warpfold/block/block_reduce.cuh>
+#include <warpfold/detail/reduce_plan.hpp>
+
+#include <cstdint>
+#include <cstring>
+
+namespace warpfold::detail {
+
+// Tickets for "last block done", one per reduce in flight. They live in the module's global
+// memory (zeroed when the module loads), so no temp-storage initialisation and no extra launch
+// is needed; the last block of each reduce puts its ticket back to 0. Successive calls take
+// successive slots, so up to kTicketSlots reduces may run concurrently on one device.
+inline constexpr unsigned kTicketSlots = 4096;
+static __device__ unsigned int g_tickets[kTicketSlots];
+
+// 16 bytes of T, loaded in one instruction through the read-only path, not kept in L1
+// (each byte is read once).
+template <class T, unsigned N>
+struct alignas(16) vector_of {
+  T v[N];
+};
+
+template <class T, unsigned N>
+__device__ __forceinline__ vector_of<T, N> load_vector(const vector_of<T, N>* p) {
+  static_assert(sizeof(vector_of<T, N>) == 16, "vector loads are 16 bytes");
+  uint4 raw;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
+               : "l"(p));
+  vector_of<T, N> out;
+  memcpy(&out, &raw, 16);
+  return out;
+}
+
+// Loads a value another SM wrote in this kernel: through L2 (ld.global.cg), never from this SM's
+// L1, word by word for any trivially copyable type.
+template <class T>
+__device__ __forceinline__ T load_from_l2(const T* src) {
+  T out;
+  if constexpr (sizeof(T) % 4 == 0) {
+    unsigned words[sizeof(T) / 4];
+#pragma unroll
+    for (unsigned w = 0; w < sizeof(T) / 4; ++w) words[w] = __ldcg(reinterpret_cast<const unsigned*>(src) + w);
+    memcpy(&out, words, sizeof(T));
+  } else {
+    unsigned char bytes[sizeof(T)];
+    const volatile unsigned char* b = reinterpret_cast<const volatile unsigned char*>(src);
+#pragma unroll
+    for (unsigned k = 0; k < sizeof(T); ++k) bytes[k] = b[k];
+    memcpy(&out, bytes, sizeof(T));
+  }
+  return out;
+}
+
+// A running fold that starts empty (no identity element is required of the operator).
+template <class Acc, class Op>
+struct fold {
+  Acc acc;
+  bool has = false;
+  Op op;
+  __device__ __forceinline__ void add(const Acc& x) {
+    acc = has ? op(acc, x) : x;
+    has = true;
+  }
+};
+
+// `Lift` maps (element, index) to the accumulator: a conversion, a fused transform, or
+// (value, index) for arg_min / arg_max. `Finish(init, total, has_total)` makes the output from
+// init and the fold of all elements (has_total is false for n = 0).
+template <class T, class Acc, class Out, class Op, class Lift, class Finish>
+struct reduce_params {
+  const T* in;
+  uint64_t n;
+  reduce_plan plan;
+  Acc* partials;  // gridDim.x entries of temp storage
+  Out* out;
+  Acc init;
+  Op op;
+  Lift lift;
+  Finish finish;
+  unsigned ticket;
+};
+
+template <class T, class Acc, class Out, class Op, class Lift, class Finish>
+__global__ void __launch_bounds__(reduce_policy::threads)
+    reduce_single_pass(const reduce_params<T, Acc, Out, Op, Lift, Finish> p) {
+  constexpr unsigned kThreads = reduce_policy::threads;
+  constexpr unsigned kVec = vector_elements<T>;
+  constexpr unsigned kInFlight = reduce_policy::vectors_in_flight;
+  using vec_t = vector_of<T, kVec>;
+  __shared__ block::reduce_storage<Acc, kThreads> storage;
+  __shared__ bool is_last_block;
+
+  const uint64_t stride = uint64_t(gridDim.x) * kThreads;
+  uint64_t i = uint64_t(blockIdx.x) * kThreads + threadIdx.x;
+  fold<Acc, Op> f{Acc{}, false, p.op};
+
+  // Body: vector i covers elements head + i·kVec … + kVec - 1.
+  auto fold_vector = [&](const vec_t& v, uint64_t vi) {
+#pragma unroll
+    for (unsigned j = 0; j < kVec; ++j) f.add(p.lift(v.v[j], p.plan.head + vi * kVec + j));
+  };
+  if constexpr (kVec > 1) {
+    const vec_t* body = reinterpret_cast<const vec_t*>(p.in + p.plan.head);
+    for (; i + (kInFlight - 1) * stride < p.plan.vectors; i += kInFlight * stride) {
+      vec_t v[kInFlight];
+#pragma unroll
+      for (unsigned k = 0; k < kInFlight; ++k) v[k] = load_vector(body + i + k * stride);
+#pragma unroll
+      for (unsigned k = 0; k < kInFlight; ++k) fold_vector(v[k], i + k * stride);
+    }
+    for (; i < p.plan.vectors; i += stride) fold_vector(load_vector(body + i), i);
+  } else {
+    for (; i + (kInFlight - 1) * stride < p.plan.vectors; i += kInFlight * stride) {
+      T v[kInFlight];
+#pragma unroll
+      for (unsigned k = 0; k < kInFlight; ++k) v[k] = p.in[i + k * stride];
+#pragma unroll
+      for (unsigned k = 0; k < kInFlight; ++k) f.add(p.lift(v[k], i + k * stride));
+    }
+    for (; i < p.plan.vectors; i += stride) f.add(p.lift(p.in[i], i));
+  }
+  // Head and tail: fewer than kVec elements each, read by the first threads of block 0.
+  if (blockIdx.x == 0) {
+    if (threadIdx.x < p.plan.head) f.add(p.lift(p.in[threadIdx.x], threadIdx.x));
+    const uint64_t tail_start = p.plan.head + p.plan.vectors * kVec;
+    if (threadIdx.x < p.plan.tail) f.add(p.lift(p.in[tail_start + threadIdx.x], tail_start + threadIdx.x));
+  }
+
+  // Threads holding a value form a prefix of the block (see plan_reduce): count them.
+  const uint64_t first = uint64_t(blockIdx.x) * kThreads;
+  int valid = p.plan.vectors > first ? int(p.plan.vectors - first < kThreads ? p.plan.vectors - first : kThreads) : 0;
+  if (blockIdx.x == 0) valid = max(valid, int(max(p.plan.head, p.plan.tail)));
+
+  if (gridDim.x == 1) {  // one block: no partials, no ticket
+    const Acc total = valid ? block::reduce<kThreads>(f.acc, p.op, valid, storage) : Acc{};
+    if (threadIdx.x == 0) *p.out = p.finish(p.init, total, valid > 0);
+    return;
+  }
+
+  const Acc block_total = block::reduce<kThreads>(f.acc, p.op, valid, storage);
+  if (threadIdx.x == 0) {
+    p.partials[blockIdx.x] = block_total;
+    __threadfence();  // the partial is visible device-wide before the ticket is taken
+    is_last_block = atomicAdd(&g_tickets[p.ticket], 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last_block) return;
+
+  // The last block: every other partial is visible (each was fenced before its ticket).
+  __threadfence();
+  fold<Acc, Op> g{Acc{}, false, p.op};
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads) g.add(load_from_l2(p.partials + b));
+  __syncthreads();  // `storage` is reused
+  const Acc total = block::reduce<kThreads>(g.acc, p.op, int(min(kThreads, gridDim.x)), storage);
+  if (threadIdx.x == 0) {
+    *p.out = p.finish(p.init, total, true);
+    g_tickets[p.ticket] = 0;  // ready for the next reduce that draws this slot
+  }
+}
+
+}  // namespace warpfold::detail

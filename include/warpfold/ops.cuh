@@ -1,0 +1,132 @@
+#pragma once
+// Reduction operators. Any associative binary functor `Acc op(Acc, Acc)` callable on the device
+// works with warpfold::reduce; these are the common ones, with their floating-point behaviour
+// fixed and documented.
+//
+// NaN and infinities:
+//  - plus, multiplies: IEEE arithmetic (a NaN anywhere gives NaN; +inf + -inf gives NaN).
+//  - minimum, maximum: a NaN anywhere gives NaN (NaN is "more extreme" than every number), so
+//    the result does not depend on where the NaN sits.
+//  - arg_min, arg_max: the same ordering; among equal values (or several NaNs) the first index
+//    wins.
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace warpfold {
+
+namespace detail {
+template <class T>
+__host__ __device__ __forceinline__ bool is_nan(const T& x) {
+  return !(x == x);  // false for integers; true only for NaN
+}
+// a orders strictly before b with NaN first: "a is more extreme downward than b".
+template <class T>
+__host__ __device__ __forceinline__ bool less_nan_first(const T& a, const T& b) {
+  return is_nan(a) ? !is_nan(b) : (!is_nan(b) && a < b);
+}
+template <class T>
+__host__ __device__ __forceinline__ bool greater_nan_first(const T& a, const T& b) {
+  return is_nan(a) ? !is_nan(b) : (!is_nan(b) && b < a);
+}
+}  // namespace detail
+
+struct plus {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a + b; }
+};
+
+struct multiplies {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a * b; }
+};
+
+struct minimum {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const {
+    return detail::less_nan_first(b, a) ? b : a;
+  }
+};
+
+struct maximum {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const {
+    return detail::greater_nan_first(b, a) ? b : a;
+  }
+};
+
+struct bit_and {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a & b; }
+};
+
+struct bit_or {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a | b; }
+};
+
+struct bit_xor {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a ^ b; }
+};
+
+// A value and the index it came from: the result type of arg_min / arg_max.
+template <class T>
+struct key_value {
+  T value;
+  uint64_t index;
+};
+
+struct arg_min {
+  template <class T>
+  __host__ __device__ __forceinline__ key_value<T> operator()(const key_value<T>& a, const key_value<T>& b) const {
+    if (detail::less_nan_first(b.value, a.value)) return b;
+    if (detail::less_nan_first(a.value, b.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+struct arg_max {
+  template <class T>
+  __host__ __device__ __forceinline__ key_value<T> operator()(const key_value<T>& a, const key_value<T>& b) const {
+    if (detail::greater_nan_first(b.value, a.value)) return b;
+    if (detail::greater_nan_first(a.value, b.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+// Compensated (Neumaier) summation: `sum` carries the running total, `error` the low-order bits
+// that rounding dropped. The final value is sum + error. Combining two partial results with
+// TwoSum keeps the error bound independent of n to first order.
+template <class T>
+struct compensated {
+  T sum;
+  T error;
+  __host__ __device__ T value() const { return sum + error; }
+};
+
+struct compensated_plus {
+  template <class T>
+  __host__ __device__ __forceinline__ compensated<T> operator()(const compensated<T>& a, const compensated<T>& b) const {
+    const T s = a.sum + b.sum;
+    // TwoSum: the exact rounding error of a.sum + b.sum, whichever is larger in magnitude.
+    const T bp = s - a.sum;
+    const T e = (a.sum - (s - bp)) + (b.sum - bp);
+    return {s, e + a.error + b.error};
+  }
+};
+
+// Transforms fused into the load of a transform-reduce.
+struct identity {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& x) const { return x; }
+};
+
+struct square {
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& x) const { return x * x; }
+};
+
+}  // namespace warpfold

@@ -1,0 +1,88 @@
+#pragma once
+// warpfold::reduce — a device-wide reduce for any type, associative operator, size and alignment.
+//
+//   size_t bytes = 0;
+//   warpfold::reduce(nullptr, bytes, d_in, d_out, n, warpfold::plus{}, int64_t{0});  // query
+//   cudaMalloc(&d_temp, bytes);
+//   warpfold::reduce(d_temp, bytes, d_in, d_out, n, warpfold::plus{}, int64_t{0}, stream);
+//
+// * The accumulator type is the type of `init` (as with std::reduce): int8 data summed with an
+//   int64_t init accumulates in 64 bits; *d_out has that type. Elements are converted to it as
+//   they are loaded.
+// * The operator must be associative and commutative (elements are combined in an interleaved
+//   order) and callable on the device as `Acc op(Acc, Acc)`. No identity element is needed.
+// * n is 64-bit; n = 0 writes init. d_in needs only the alignment of its type (any offset into
+//   an array works: a scalar head and tail surround 16-byte vector loads).
+// * Asynchronous on `stream`, one kernel launch, no host synchronisation. Temp storage needs no
+//   initialisation and may be reused by the next call on the same stream.
+// * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
+//   floating-point results are bitwise identical run to run.
+// * Concurrency: up to detail::kTicketSlots (4096) reduces may be in flight at once per device.
+//
+// Errors are returned as cudaError_t: cudaErrorInvalidValue for a null pointer with n > 0 or too
+// little temp storage, cudaErrorMisalignedAddress for a pointer not aligned to its type, and any
+// launch error. reduce_value() throws warpfold::cuda_error instead.
+
+#include <warpfold/detail/reduce_dispatch.cuh>
+#include <warpfold/error.hpp>
+#include <warpfold/ops.cuh>
+
+#include <cstdint>
+
+namespace warpfold {
+
+// Reduces d_in[0, n) with `op`, starting from `init`, into *d_out.
+template <class T, class Acc, class Op>
+cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op, Acc init,
+                   cudaStream_t stream = 0) {
+  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::lift_convert<Acc, identity>{},
+                                 detail::finish_with_init<Op>{op}, stream);
+}
+
+// Reduces transform(d_in[i]) (converted to Acc) with `op`: the transform is fused into the load,
+// so sum of squares costs one pass over the data.
+template <class T, class Acc, class Op, class Transform>
+cudaError_t transform_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Acc init,
+                             Op op, Transform transform, cudaStream_t stream = 0) {
+  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op,
+                                 detail::lift_convert<Acc, Transform>{transform}, detail::finish_with_init<Op>{op},
+                                 stream);
+}
+
+// The smallest element and the first index holding it (NaN counts as smallest; see ops.cuh).
+// n = 0 writes {T{}, 0}: index n, "past the end", as std::min_element would return.
+template <class T>
+cudaError_t argmin(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>* d_out, uint64_t n,
+                    cudaStream_t stream = 0) {
+  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, key_value<T>{T{}, 0}, arg_min{},
+                                 detail::lift_with_index<T>{}, detail::finish_without_init{}, stream);
+}
+
+// The largest element and the first index holding it (NaN counts as largest).
+template <class T>
+cudaError_t argmax(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>* d_out, uint64_t n,
+                    cudaStream_t stream = 0) {
+  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, key_value<T>{T{}, 0}, arg_max{},
+                                 detail::lift_with_index<T>{}, detail::finish_without_init{}, stream);
+}
+
+// Sum with Neumaier compensation in the accumulator type Acc (float or double): the rounding
+// error no longer grows with n; costs the same memory traffic as a plain sum.
+template <class T, class Acc>
+cudaError_t compensated_sum(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Acc init,
+                            cudaStream_t stream = 0) {
+  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, compensated<Acc>{init, Acc(0)},
+                                 compensated_plus{}, detail::lift_compensated<Acc>{},
+                                 detail::finish_compensated{}, stream);
+}
+
+// Convenience: allocates temp storage on the stream, reduces, waits and returns the value.
+// Throws warpfold::cuda_error on failure.
+template <class T, class Acc, class Op>
+Acc reduce_value(const T* d_in, uint64_t n, Op op, Acc init, cudaStream_t stream = 0) {
+  return detail::run_to_value<Acc>(stream, [&](void* temp, size_t& bytes, Acc* out) {
+    return reduce(temp, bytes, d_in, out, n, op, init, stream);
+  });
+}
+
+}  // namespace warpfold

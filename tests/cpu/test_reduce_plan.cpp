@@ -1,0 +1,53 @@
+// The production reduce's split of an input into head, 16-byte vectors and tail, and its grid.
+#include <warpfold/detail/reduce_plan.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+using namespace warpfold::detail;
+
+TEST(ReducePlan, VectorWidthFollowsTheType) {
+  EXPECT_EQ(vector_elements<int8_t>, 16u);
+  EXPECT_EQ(vector_elements<int16_t>, 8u);
+  EXPECT_EQ(vector_elements<float>, 4u);
+  EXPECT_EQ(vector_elements<double>, 2u);
+  struct three_bytes { char c[3]; };
+  EXPECT_EQ(vector_elements<three_bytes>, 1u);  // does not tile 16 bytes: scalar loads
+  struct big { char c[32]; };
+  EXPECT_EQ(vector_elements<big>, 1u);
+}
+
+// Every element lands in exactly one of head, body and tail, for every alignment and size.
+TEST(ReducePlan, HeadBodyTailCoverTheInputOnceAtEveryAlignment) {
+  for (uint64_t n : {0ull, 1ull, 3ull, 4ull, 5ull, 15ull, 16ull, 17ull, 1000ull, (1ull << 20) + 7}) {
+    for (uintptr_t offset = 0; offset < 16; offset += 4) {
+      const uintptr_t address = 0x10000 + offset;
+      const reduce_plan p = plan_reduce(n, address, 4, 4, 256, 1056);
+      EXPECT_EQ(p.head + p.vectors * 4 + p.tail, n) << n << " @" << offset;
+      EXPECT_LT(p.head, 4u);
+      EXPECT_LT(p.tail, 4u);
+      if (p.vectors > 0) EXPECT_EQ((address + p.head * 4) % 16, 0u) << "body must start 16-byte aligned";
+    }
+  }
+}
+
+TEST(ReducePlan, GridHasWorkForEveryBlockAndFillsTheDeviceOnce) {
+  EXPECT_EQ(plan_reduce(0, 0, 4, 4, 256, 1056).grid, 1u);        // n = 0: one block writes init
+  EXPECT_EQ(plan_reduce(3, 0, 4, 4, 256, 1056).grid, 1u);        // tail only
+  EXPECT_EQ(plan_reduce(4096, 0, 4, 4, 256, 1056).grid, 4u);     // 1024 vectors / 256 threads
+  EXPECT_EQ(plan_reduce(4100, 0, 4, 4, 256, 1056).grid, 5u);
+  EXPECT_EQ(plan_reduce(1ull << 30, 0, 4, 4, 256, 1056).grid, 1056u);
+  EXPECT_EQ(plan_reduce(1ull << 33, 0, 1, 16, 256, 1056).grid, 1056u);  // beyond 2^32 elements
+}
+
+TEST(ReducePlan, MisalignedStartHasAHead) {
+  const reduce_plan p = plan_reduce(100, 0x1004, 4, 4, 256, 1056);  // 4 bytes past a boundary
+  EXPECT_EQ(p.head, 3u);
+  EXPECT_EQ(p.vectors, 24u);
+  EXPECT_EQ(p.tail, 1u);
+  const reduce_plan bytes = plan_reduce(100, 0x100f, 1, 16, 256, 1056);  // int8, 15 past
+  EXPECT_EQ(bytes.head, 1u);
+  EXPECT_EQ(bytes.vectors, 6u);
+  EXPECT_EQ(bytes.tail, 3u);
+}

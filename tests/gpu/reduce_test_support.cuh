@@ -1,0 +1,120 @@
+#pragma once
+// Differential testing of warpfold::reduce against CPU references: fresh random data per case,
+// awkward sizes, every byte offset the type allows, and a rerun to check reproducibility.
+
+#include "gpu/gpu_test_support.hpp"
+
+#include <warpfold/reduce.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace warpfold::testing {
+
+// Sizes: empty, tiny, around vector and block boundaries, not multiples of anything, and 2^20 + 7.
+inline const std::vector<uint64_t>& reduce_sizes() {
+  static const std::vector<uint64_t> sizes{0, 1, 2, 3, 15, 16, 17, 31, 33, 255, 256, 1000, 4095, 4097,
+                                           (1u << 16) + 3, (1u << 20) + 7};
+  return sizes;
+}
+
+template <class T>
+double to_double(const T& x) {
+  if constexpr (std::is_same_v<T, __half>) return double(__half2float(x));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return double(__bfloat162float(x));
+  else return double(x);
+}
+
+template <class T>
+T from_double(double x) {
+  if constexpr (std::is_same_v<T, __half>) return __float2half(float(x));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16(float(x));
+  else return T(x);
+}
+
+// Random values of T in [lo, hi] (integers uniform; floats uniform in the real interval).
+template <class T>
+std::vector<T> random_values(size_t n, uint64_t seed, double lo, double hi) {
+  std::mt19937_64 gen(seed);
+  std::vector<T> v(n);
+  if constexpr (std::is_integral_v<T>) {
+    std::uniform_int_distribution<long long> d((long long)lo, (long long)hi);
+    for (auto& x : v) x = T(d(gen));
+  } else {
+    std::uniform_real_distribution<double> d(lo, hi);
+    for (auto& x : v) x = from_double<T>(d(gen));
+  }
+  return v;
+}
+
+inline uint64_t new_seed() {
+  std::random_device rd;
+  return (uint64_t(rd()) << 32) ^ rd();
+}
+
+// Device copy of `values` placed `offset_elems` elements past a 256-byte-aligned allocation.
+template <class T>
+class offset_buffer {
+ public:
+  offset_buffer(const std::vector<T>& values, size_t offset_elems) {
+    EXPECT_EQ(cudaMalloc(&base_, (values.size() + offset_elems + 1) * sizeof(T)), cudaSuccess);
+    data_ = static_cast<T*>(base_) + offset_elems;
+    if (!values.empty()) {
+      EXPECT_EQ(cudaMemcpy(data_, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+  }
+  ~offset_buffer() { cudaFree(base_); }
+  const T* get() const { return data_; }
+
+ private:
+  void* base_ = nullptr;
+  T* data_ = nullptr;
+};
+
+// Runs a two-phase warpfold call (`call(temp, bytes, out)`) and returns *out.
+template <class Out, class Call>
+Out run_two_phase(Call&& call) {
+  size_t bytes = 0;
+  EXPECT_EQ(call(nullptr, bytes, static_cast<Out*>(nullptr)), cudaSuccess);
+  void* temp = nullptr;
+  Out* out = nullptr;
+  EXPECT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&out, sizeof(Out)), cudaSuccess);
+  EXPECT_EQ(cudaMemset(out, 0x5a, sizeof(Out)), cudaSuccess);  // poisoned: a missing write shows
+  EXPECT_EQ(call(temp, bytes, out), cudaSuccess);
+  Out result;
+  EXPECT_EQ(cudaMemcpy(&result, out, sizeof(Out), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaFree(temp);
+  cudaFree(out);
+  return result;
+}
+
+// Byte offsets 0..15 that keep a T* aligned to T: element offsets 0 .. 16/sizeof(T) - 1.
+template <class T>
+std::vector<size_t> element_offsets() {
+  std::vector<size_t> v;
+  for (size_t b = 0; b < 16; b += sizeof(T)) v.push_back(b / sizeof(T));
+  return v;
+}
+
+template <class T>
+bool bitwise_equal(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+inline std::string where(uint64_t n, size_t offset, uint64_t seed) {
+  return "n = " + std::to_string(n) + ", offset " + std::to_string(offset) + " elements, seed " + std::to_string(seed);
+}
+
+}  // namespace warpfold::testing

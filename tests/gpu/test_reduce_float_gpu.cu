@@ -1,0 +1,160 @@
+// warpfold::reduce on floating-point types: sums within a stated error bound of a long double
+// reference, min/max/arg exact, NaN and infinities as documented, bitwise reproducible reruns.
+#include "gpu/reduce_test_support.cuh"
+
+#include <limits>
+
+using namespace warpfold;
+using namespace warpfold::testing;
+
+namespace {
+
+// Worst-case bound of our fold order: each thread folds at most ceil(n / 256) elements in
+// sequence, then at most 8 + 5 + 11 tree levels (block, warp, partials) follow; a sum of m
+// terms in sequence errs by at most (m - 1)·u·Σ|x| to first order, u the unit roundoff.
+double sum_bound(uint64_t n, double unit_roundoff, long double abs_sum) {
+  const double depth = double(n / 256 + 1) + 24;
+  return depth * unit_roundoff * double(abs_sum) + 1e-300;
+}
+
+template <class Acc>
+double unit_roundoff() { return std::numeric_limits<Acc>::epsilon() / 2; }
+
+template <class T, class Acc>
+void check_sum(bool compensated_mode) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, -1.0, 1.0);
+    long double ref = 0.5L, abs_sum = 0.5L;  // init = 0.5
+    for (const T& x : data) {
+      ref += to_double(x);
+      abs_sum += std::fabs(to_double(x));
+    }
+    const double bound = compensated_mode ? 4 * unit_roundoff<Acc>() * double(abs_sum) + 1e-300
+                                          : sum_bound(n, unit_roundoff<Acc>(), abs_sum);
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      auto run = [&] {
+        return run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) {
+          return compensated_mode ? compensated_sum(t, b, buf.get(), o, n, Acc(0.5))
+                                  : reduce(t, b, buf.get(), o, n, plus{}, Acc(0.5));
+        });
+      };
+      const Acc got = run();
+      ASSERT_LE(std::fabs(double(got) - double(ref)), bound) << where(n, off, seed) << ", got " << double(got);
+      const Acc again = run();
+      ASSERT_TRUE(bitwise_equal(got, again)) << "not reproducible: " << where(n, off, seed);
+    }
+  }
+}
+
+TEST(ReduceFloat, FloatSumInFloat) { check_sum<float, float>(false); }
+TEST(ReduceFloat, FloatSumInDouble) { check_sum<float, double>(false); }
+TEST(ReduceFloat, DoubleSum) { check_sum<double, double>(false); }
+TEST(ReduceFloat, HalfSumInFloat) { check_sum<__half, float>(false); }
+TEST(ReduceFloat, Bfloat16SumInFloat) { check_sum<__nv_bfloat16, float>(false); }
+TEST(ReduceFloat, CompensatedFloatSum) { check_sum<float, float>(true); }
+TEST(ReduceFloat, CompensatedDoubleSum) { check_sum<double, double>(true); }
+
+// The compensated sum's error does not grow with n: sum 2^22 copies of a value not exact in float.
+TEST(ReduceFloat, CompensatedSumBeatsPlainSumOnLongInputs) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t n = 1u << 22;
+  std::vector<float> data = random_values<float>(n, new_seed(), 0.09, 0.11);
+  long double ref = 0;
+  for (float x : data) ref += x;
+  offset_buffer<float> buf(data, 0);
+  const float plain = reduce_value(buf.get(), n, plus{}, 0.0f);
+  const float comp = run_two_phase<float>([&](void* t, size_t& b, float* o) { return compensated_sum(t, b, buf.get(), o, n, 0.0f); });
+  const double plain_err = std::fabs(double(plain) - double(ref)), comp_err = std::fabs(double(comp) - double(ref));
+  EXPECT_LE(comp_err, 2 * unit_roundoff<float>() * double(ref)) << "compensated " << comp << " vs " << double(ref);
+  EXPECT_LE(comp_err, plain_err);
+}
+
+template <class T>
+void check_min_max_arg() {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    if (n == 0) continue;
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, -8.0, 8.0);
+    uint64_t imin = 0, imax = 0;
+    for (uint64_t i = 1; i < n; ++i) {
+      if (to_double(data[i]) < to_double(data[imin])) imin = i;
+      if (to_double(data[i]) > to_double(data[imax])) imax = i;
+    }
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      const T mn = run_two_phase<T>([&](void* t, size_t& b, T* o) { return reduce(t, b, buf.get(), o, n, minimum{}, from_double<T>(100)); });
+      const T mx = run_two_phase<T>([&](void* t, size_t& b, T* o) { return reduce(t, b, buf.get(), o, n, maximum{}, from_double<T>(-100)); });
+      ASSERT_EQ(to_double(mn), to_double(data[imin])) << where(n, off, seed);
+      ASSERT_EQ(to_double(mx), to_double(data[imax])) << where(n, off, seed);
+      const auto amin = run_two_phase<key_value<T>>([&](void* t, size_t& b, key_value<T>* o) { return argmin(t, b, buf.get(), o, n); });
+      const auto amax = run_two_phase<key_value<T>>([&](void* t, size_t& b, key_value<T>* o) { return argmax(t, b, buf.get(), o, n); });
+      ASSERT_EQ(amin.index, imin) << where(n, off, seed);
+      ASSERT_EQ(amax.index, imax) << where(n, off, seed);
+    }
+  }
+}
+
+TEST(ReduceFloat, MinMaxArgFloat) { check_min_max_arg<float>(); }
+TEST(ReduceFloat, MinMaxArgDouble) { check_min_max_arg<double>(); }
+TEST(ReduceFloat, MinMaxArgHalf) { check_min_max_arg<__half>(); }
+TEST(ReduceFloat, MinMaxArgBfloat16) { check_min_max_arg<__nv_bfloat16>(); }
+
+TEST(ReduceFloat, ProductNearOne) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<double>(n, seed, 0.999, 1.001);
+    long double ref = 1;
+    for (double x : data) ref *= x;
+    offset_buffer<double> buf(data, n % 2);
+    const double got = reduce_value(buf.get(), n, multiplies{}, 1.0);
+    ASSERT_NEAR(got, double(ref), double(n / 256 + 25) * 2 * unit_roundoff<double>() * double(ref)) << where(n, n % 2, seed);
+  }
+}
+
+// A NaN anywhere makes sum, min and max NaN, and arg_min/arg_max point at the first NaN.
+TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumented) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t n = 100003;
+  const uint64_t seed = new_seed();
+  auto data = random_values<float>(n, seed, -1, 1);
+  std::mt19937_64 gen(seed);
+  const uint64_t first_nan = gen() % (n / 2), second_nan = n / 2 + gen() % (n / 2);
+  data[first_nan] = data[second_nan] = std::numeric_limits<float>::quiet_NaN();
+  offset_buffer<float> buf(data, 1);
+  EXPECT_TRUE(std::isnan(reduce_value(buf.get(), n, plus{}, 0.0f)));
+  EXPECT_TRUE(std::isnan(reduce_value(buf.get(), n, minimum{}, 0.0f)));
+  EXPECT_TRUE(std::isnan(reduce_value(buf.get(), n, maximum{}, 0.0f)));
+  const auto amin = run_two_phase<key_value<float>>([&](void* t, size_t& b, key_value<float>* o) { return argmin(t, b, buf.get(), o, n); });
+  EXPECT_EQ(amin.index, first_nan);
+
+  auto inf = random_values<float>(n, seed + 1, -1, 1);
+  inf[gen() % n] = std::numeric_limits<float>::infinity();
+  offset_buffer<float> ibuf(inf, 0);
+  EXPECT_EQ(reduce_value(ibuf.get(), n, plus{}, 0.0f), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(reduce_value(ibuf.get(), n, maximum{}, 0.0f), std::numeric_limits<float>::infinity());
+  inf[(gen() % n)] = -std::numeric_limits<float>::infinity();
+  offset_buffer<float> ibuf2(inf, 0);
+  EXPECT_TRUE(std::isnan(reduce_value(ibuf2.get(), n, plus{}, 0.0f)));
+}
+
+TEST(ReduceFloat, SumOfSquaresInDouble) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<float>(n, seed, -2, 2);
+    long double ref = 0;
+    for (float x : data) ref += (long double)x * x;
+    offset_buffer<float> buf(data, 3);
+    const double got = run_two_phase<double>([&](void* t, size_t& b, double* o) {
+      return transform_reduce(t, b, buf.get(), o, n, 0.0, plus{}, square{});
+    });
+    ASSERT_LE(std::fabs(got - double(ref)), sum_bound(n, unit_roundoff<float>(), ref)) << where(n, 3, seed);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,177 @@
+// warpfold::reduce on integer types: every result exact (integer arithmetic wraps identically on
+// both sides, computed in unsigned arithmetic on the CPU).
+#include "gpu/reduce_test_support.cuh"
+
+using namespace warpfold;
+using namespace warpfold::testing;
+
+namespace {
+
+// A user-supplied associative, commutative operator: addition modulo a prime.
+struct plus_mod_prime {
+  static constexpr uint64_t p = 1000000007ull;
+  __host__ __device__ uint64_t operator()(uint64_t a, uint64_t b) const { return (a + b) % p; }
+};
+
+// A transform fused into the load: the square, computed in 64 bits.
+struct widen_square {
+  __device__ int64_t operator()(int32_t x) const { return int64_t(x) * x; }
+};
+
+template <class T, class Acc, class Op, class Ref>
+void check_reduce(Op op, Acc init, Ref ref_op, double lo, double hi) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, lo, hi);
+    Acc expected = init;
+    for (const T& x : data) expected = ref_op(expected, static_cast<Acc>(x));
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      const Acc got = run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) {
+        return reduce(t, b, buf.get(), o, n, op, init);
+      });
+      ASSERT_EQ(got, expected) << where(n, off, seed);
+    }
+  }
+}
+
+template <class U>
+U wrap_add(U a, U b) { return U(a + b); }
+
+template <class T>
+void check_integer_type() {
+  const double lo = std::is_signed_v<T> ? -100 : 0;
+  const double hi = std::is_signed_v<T> ? 100 : 200;
+  // Sum into a 64-bit accumulator: exact.
+  using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+  check_reduce<T, Wide>(plus{}, Wide(7), [](Wide a, Wide b) { return Wide(uint64_t(a) + uint64_t(b)); }, lo, hi);
+  // Sum in the element's own type: wraps, as the hardware does.
+  using U = std::make_unsigned_t<T>;
+  check_reduce<T, T>(plus{}, T(3), [](T a, T b) { return T(U(U(a) + U(b))); }, lo, hi);
+  check_reduce<T, T>(minimum{}, std::numeric_limits<T>::max(), [](T a, T b) { return std::min(a, b); },
+                     double(std::numeric_limits<T>::min()), double(std::numeric_limits<T>::max()));
+  check_reduce<T, T>(maximum{}, std::numeric_limits<T>::min(), [](T a, T b) { return std::max(a, b); },
+                     double(std::numeric_limits<T>::min()), double(std::numeric_limits<T>::max()));
+  check_reduce<T, T>(bit_and{}, T(~T(0)), [](T a, T b) { return T(a & b); }, 0, double(std::numeric_limits<T>::max()));
+  check_reduce<T, T>(bit_or{}, T(0), [](T a, T b) { return T(a | b); }, 0, double(std::numeric_limits<T>::max()));
+  check_reduce<T, T>(bit_xor{}, T(0), [](T a, T b) { return T(a ^ b); }, 0, double(std::numeric_limits<T>::max()));
+}
+
+TEST(ReduceInt, Int8) { check_integer_type<int8_t>(); }
+TEST(ReduceInt, Int16) { check_integer_type<int16_t>(); }
+TEST(ReduceInt, Int32) { check_integer_type<int32_t>(); }
+TEST(ReduceInt, Int64) { check_integer_type<int64_t>(); }
+TEST(ReduceInt, Uint32) { check_integer_type<uint32_t>(); }
+TEST(ReduceInt, Uint64) { check_integer_type<uint64_t>(); }
+
+TEST(ReduceInt, ProductWrapsLikeTheHardware) {
+  check_reduce<uint32_t, uint32_t>(multiplies{}, 1u, [](uint32_t a, uint32_t b) { return uint32_t(a * b); }, 1, 0xffffffff);
+  check_reduce<uint64_t, uint64_t>(multiplies{}, 1ull, [](uint64_t a, uint64_t b) { return a * b; }, 1, 1e18);
+}
+
+TEST(ReduceInt, UserFunctor) {
+  check_reduce<uint64_t, uint64_t>(plus_mod_prime{}, 0ull, plus_mod_prime{}, 0, 1e18);
+}
+
+TEST(ReduceInt, SumOfSquaresFusedIntoTheLoad) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<int32_t>(n, seed, -40000, 40000);
+    int64_t expected = 0;
+    for (int32_t x : data) expected += int64_t(x) * x;
+    offset_buffer<int32_t> buf(data, n % 4);
+    const int64_t got = run_two_phase<int64_t>([&](void* t, size_t& b, int64_t* o) {
+      return transform_reduce(t, b, buf.get(), o, n, int64_t(0), plus{},
+                              widen_square{});
+    });
+    ASSERT_EQ(got, expected) << where(n, n % 4, seed);
+  }
+}
+
+template <class T, class Op, class Better>
+void check_arg(Op, Better better) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    if (n == 0) continue;
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, -50, 50);  // many ties: the first index must win
+    key_value<T> expected{data[0], 0};
+    for (uint64_t i = 1; i < n; ++i) {
+      if (better(data[i], expected.value)) expected = {data[i], i};
+    }
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      const auto got = run_two_phase<key_value<T>>([&](void* t, size_t& b, key_value<T>* o) {
+        if constexpr (std::is_same_v<Op, arg_min>) return argmin(t, b, buf.get(), o, n);
+        else return argmax(t, b, buf.get(), o, n);
+      });
+      ASSERT_EQ(got.value, expected.value) << where(n, off, seed);
+      ASSERT_EQ(got.index, expected.index) << where(n, off, seed);
+    }
+  }
+}
+
+TEST(ReduceInt, ArgMinArgMaxFirstIndexWins) {
+  check_arg<int32_t>(arg_min{}, [](int32_t a, int32_t b) { return a < b; });
+  check_arg<int32_t>(arg_max{}, [](int32_t a, int32_t b) { return a > b; });
+  check_arg<int8_t>(arg_min{}, [](int8_t a, int8_t b) { return a < b; });
+  check_arg<int64_t>(arg_max{}, [](int64_t a, int64_t b) { return a > b; });
+}
+
+TEST(ReduceInt, EmptyInputReturnsInitAndArgIndexZero) {
+  WARPFOLD_REQUIRE_GPU();
+  const std::vector<int32_t> none;
+  offset_buffer<int32_t> buf(none, 0);
+  EXPECT_EQ(reduce_value(buf.get(), 0, plus{}, int64_t(42)), 42);
+  const auto arg = run_two_phase<key_value<int32_t>>([&](void* t, size_t& b, key_value<int32_t>* o) {
+    return argmin(t, b, buf.get(), o, 0);
+  });
+  EXPECT_EQ(arg.index, 0u);
+}
+
+TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {
+  WARPFOLD_REQUIRE_GPU();
+  size_t bytes = 0;
+  int64_t* out = nullptr;
+  ASSERT_EQ(reduce(nullptr, bytes, static_cast<const int32_t*>(nullptr), out, 10, plus{}, int64_t(0)), cudaSuccess);
+  void* temp = nullptr;
+  ASSERT_EQ(cudaMalloc(&temp, bytes + 64), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&out, 64), cudaSuccess);
+  const int32_t* misaligned = reinterpret_cast<const int32_t*>(static_cast<char*>(temp) + 1);
+  EXPECT_EQ(reduce(temp, bytes, misaligned, out, 10, plus{}, int64_t(0)), cudaErrorMisalignedAddress);
+  EXPECT_EQ(reduce(temp, bytes, static_cast<const int32_t*>(nullptr), out, 10, plus{}, int64_t(0)),
+            cudaErrorInvalidValue);
+  size_t too_small = bytes - 1;
+  EXPECT_EQ(reduce(temp, too_small, static_cast<const int32_t*>(temp), out, 10, plus{}, int64_t(0)),
+            cudaErrorInvalidValue);
+  EXPECT_THROW(reduce_value(static_cast<const int32_t*>(nullptr), 10, plus{}, int64_t(0)), cuda_error);
+  cudaFree(temp);
+  cudaFree(out);
+}
+
+// Beyond 2^31 elements (2 GiB of int8): 64-bit counts and indices all the way.
+TEST(ReduceInt, BeyondTwoToThe31Elements) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t n = (1ull << 31) + 17;
+  size_t free_bytes = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+  if (free_bytes < n + (64u << 20)) GTEST_SKIP() << "needs " << n << " bytes of device memory";
+  const uint64_t seed = new_seed();
+  const auto data = random_values<int8_t>(n, seed, -128, 127);
+  int64_t expected = 0;
+  for (int8_t x : data) expected += x;
+  offset_buffer<int8_t> buf(data, 3);
+  EXPECT_EQ(reduce_value(buf.get(), n, plus{}, int64_t(0)), expected) << "seed " << seed;
+  // The last element is the unique maximum: its index must survive 64-bit arithmetic.
+  std::vector<int8_t> tail_max = random_values<int8_t>(n, seed + 1, -128, 0);
+  tail_max[n - 1] = 1;
+  offset_buffer<int8_t> buf2(tail_max, 0);
+  const auto arg = run_two_phase<key_value<int8_t>>([&](void* t, size_t& b, key_value<int8_t>* o) {
+    return argmax(t, b, buf2.get(), o, n);
+  });
+  EXPECT_EQ(arg.index, n - 1);
+}
+
+}  // namespace
