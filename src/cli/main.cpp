@@ -1,4 +1,5 @@
 // warpfold: parallel reduction on the GPU, run, checked, timed and explained.
+#include "cli/bench_command.hpp"
 #include "cli/command.hpp"
 #include "cli/ladder_command.hpp"
 
@@ -16,7 +17,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "warpfold 0.1.0");
 
   LadderCommandOptions ladder;
-  std::vector<Command> commands{add_ladder_command(app, ladder)};
+  BenchCommandOptions bench;
+  std::vector<Command> commands{add_ladder_command(app, ladder), add_bench_command(app, bench)};
 
   try {
     app.parse(argc, argv);

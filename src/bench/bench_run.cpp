@@ -1,0 +1,273 @@
+#include "bench/bench_run.hpp"
+
+#include "harness/device_buffer.hpp"
+#include "harness/gpu_timer.hpp"
+#include "harness/random_data.hpp"
+#include "lab/run_context.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace warpfold::bench {
+namespace {
+
+using nlohmann::json;
+
+constexpr unsigned kMaxLog2 = 34;
+
+// SplitMix64: fast enough to fill 2^30 elements in seconds.
+struct splitmix64 {
+  uint64_t s;
+  uint64_t operator()() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+
+// Host data of one element type, stored as bytes; sums/maxima of its prefixes are the references.
+struct HostData {
+  ElementType type;
+  std::vector<unsigned char> bytes;
+  template <class T> const T* as() const { return reinterpret_cast<const T*>(bytes.data()); }
+};
+
+// int32: uniform in [-2^20, 2^20] (int32 sums of long prefixes wrap: compared with the wrap);
+// float, double: uniform in [-1, 1]. Never zeros.
+HostData make_data(ElementType type, uint64_t n, uint64_t seed) {
+  HostData d{type, std::vector<unsigned char>(n * element_bytes(type))};
+  splitmix64 rng{seed};
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t r = rng();
+    const double unit = double(r >> 11) * 0x1.0p-53 * 2 - 1;  // [-1, 1)
+    switch (type) {
+      case ElementType::int32: {
+        const int32_t v = int32_t(int64_t(r % (2u << 20)) - (1 << 20));
+        std::memcpy(&d.bytes[i * 4], &v, 4);
+        break;
+      }
+      case ElementType::float32: {
+        const float v = float(unit);
+        std::memcpy(&d.bytes[i * 4], &v, 4);
+        break;
+      }
+      case ElementType::float64: std::memcpy(&d.bytes[i * 8], &unit, 8); break;
+    }
+  }
+  return d;
+}
+
+// The reference for a prefix of n elements, and how far a correct result may be from it.
+struct Reference {
+  double value = 0;       // exact (integers: the int32 wrap of the exact sum) or long-double sum
+  double abs_sum = 0;     // Σ|x| for the float error bounds
+  double cpu_ms = 0;      // time the CPU took for this prefix
+};
+
+template <class T>
+Reference cpu_reference(const HostData& d, uint64_t n, ReduceOp op) {
+  const T* x = d.as<T>();
+  Reference r;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (op == ReduceOp::max) {
+    T m = std::numeric_limits<T>::lowest();
+    for (uint64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
+    r.value = double(m);
+  } else if constexpr (std::is_integral_v<T>) {
+    int64_t s = 0;
+    for (uint64_t i = 0; i < n; ++i) s += x[i];
+    r.value = double(int32_t(uint32_t(uint64_t(s))));
+  } else {
+    long double s = 0, a = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      s += x[i];
+      a += std::fabs(x[i]);
+    }
+    r.value = double(s);
+    r.abs_sum = double(a);
+  }
+  r.cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+Reference reference_for(const HostData& d, uint64_t n, ReduceOp op) {
+  switch (d.type) {
+    case ElementType::int32: return cpu_reference<int32_t>(d, n, op);
+    case ElementType::float32: return cpu_reference<float>(d, n, op);
+    case ElementType::float64: return cpu_reference<double>(d, n, op);
+  }
+  return {};
+}
+
+double unit_roundoff(ElementType t) {
+  return t == ElementType::float32 ? std::numeric_limits<float>::epsilon() / 2
+                                   : std::numeric_limits<double>::epsilon() / 2;
+}
+
+// "ok" or "WRONG ...". Integer results and maxima must be exact. Float sums: warpfold within its
+// documented bound ((n/256 + 25)·u·Σ|x|, from its fold order); the other libraries within the
+// bound that holds for any summation order, (n - 1)·u·Σ|x|.
+std::string check(Library lib, ElementType type, ReduceOp op, uint64_t n, const Reference& ref, double got) {
+  if (type == ElementType::int32 || op == ReduceOp::max) {
+    if (got == ref.value) return "ok";
+    return "WRONG expected " + json(ref.value).dump() + " got " + json(got).dump();
+  }
+  const double terms = lib == Library::warpfold ? double(n / 256 + 25) : double(n - 1);
+  const double bound = terms * unit_roundoff(type) * ref.abs_sum;
+  const double err = std::fabs(got - ref.value);
+  if (err <= bound) return "ok";
+  return "WRONG error " + json(err).dump() + " > bound " + json(bound).dump();
+}
+
+std::vector<report::Column> columns() {
+  return {{"n", "n"},
+          {"log2_n", "log2 n"},
+          {"type", "type"},
+          {"op", "op"},
+          {"library", "library"},
+          {"median_us", "median us", 2},
+          {"min_us", "min us", 2},
+          {"max_us", "max us", 2},
+          {"gbps", "GB/s", 1},
+          {"pct_measured_peak", "% meas. peak", 1},
+          {"pct_theoretical_peak", "% theor. peak", 1},
+          {"ratio_vs_cub", "vs CUB", 3},
+          {"x_launch_floor", "x floor", 2},
+          {"check", "check"}};
+}
+
+}  // namespace
+
+void parse_pow2_axis(const std::string& text, BenchOptions& o) {
+  unsigned a = 0, b = 0, c = 1;
+  char tail = 0;
+  const int got = std::sscanf(text.c_str(), "%u:%u:%u%c", &a, &b, &c, &tail);
+  if ((got != 2 && got != 3) || c == 0 || a > b || b > kMaxLog2) {
+    throw std::invalid_argument("'" + text + "' is not a power-of-two axis: write MIN:MAX or MIN:MAX:STEP with 0 ≤ MIN ≤ MAX ≤ " +
+                                std::to_string(kMaxLog2) + " and STEP ≥ 1 (e.g. 10:30 or 10:30:2)");
+  }
+  o.log2_min = a;
+  o.log2_max = b;
+  o.log2_step = c;
+}
+
+BenchOutcome run_bench(const BenchOptions& o) {
+  if (o.log2_min > o.log2_max || o.log2_max > kMaxLog2 || o.log2_step == 0) {
+    throw std::invalid_argument("bad power-of-two axis");
+  }
+  if (o.reps < 1) throw std::invalid_argument("reps must be at least 1");
+  if (o.types.empty() || o.ops.empty()) throw std::invalid_argument("no type or no operator to benchmark");
+
+  BenchOutcome out;
+  report::Report& r = out.report;
+  const uint64_t seed = o.seed ? o.seed : harness::fresh_seed();
+  const uint64_t max_n = uint64_t(1) << o.log2_max;
+  r.preamble.push_back("warpfold bench: n = 2^" + std::to_string(o.log2_min) + " … 2^" + std::to_string(o.log2_max) +
+                       ", " + std::to_string(o.reps) + " reps, " + (o.cold ? "cold L2 (flushed before each rep)" : "hot L2") +
+                       ", seed " + std::to_string(seed));
+  r.meta["command"] = "bench";
+  r.meta["reps"] = o.reps;
+  r.meta["cold"] = o.cold;
+  r.meta["seed"] = seed;
+
+  lab::RunContext ctx = lab::RunContext::open(r);
+  if (!ctx.has_device()) return out;
+  out.gpu_ran = true;
+  size_t widest = 0;
+  for (auto t : o.types) widest = std::max(widest, element_bytes(t));
+  ctx.require_device_memory(max_n * widest + 2 * ctx.device().l2_bytes + (256u << 20),
+                            "n = 2^" + std::to_string(o.log2_max) + " elements of " + std::to_string(widest) + " bytes");
+  const double peak = ctx.read_bandwidth_gbps();
+  const double theoretical = harness::theoretical_bandwidth_gbps(ctx.device().mem_clock_khz, ctx.device().mem_bus_width_bits);
+  const cudaStream_t stream = ctx.stream();
+
+  // The launch floor: an empty kernel, timed like every reduction.
+  const auto floor = harness::time_on_stream(stream, o.warmup, o.reps, [] {}, [&] { launch_empty_kernel(stream); });
+  r.meta["launch_floor_us"] = floor.median_ms * 1e3;
+  char line[160];
+  std::snprintf(line, sizeof line, "launch floor (empty kernel, event-timed): %.2f us median (min %.2f, max %.2f)",
+                floor.median_ms * 1e3, floor.min_ms * 1e3, floor.max_ms * 1e3);
+  r.preamble.push_back(line);
+
+  harness::DeviceBuffer<char> flush(o.cold ? 2 * ctx.device().l2_bytes : 0);
+  int flush_value = 0;
+  auto prepare = [&] {
+    if (o.cold) WARPFOLD_CUDA_CHECK(cudaMemsetAsync(flush.get(), ++flush_value & 0xff, flush.bytes(), stream));
+  };
+
+  report::Table t;
+  t.title = "device-wide reduce: warpfold vs CUB vs Thrust vs CPU";
+  t.columns = columns();
+  for (ElementType type : o.types) {
+    const HostData host = make_data(type, max_n, seed ^ uint64_t(type));
+    harness::DeviceBuffer<char> d_in(host.bytes.size());
+    WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), host.bytes.data(), host.bytes.size(), cudaMemcpyHostToDevice, stream));
+    WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (ReduceOp op : o.ops) {
+      for (unsigned k = o.log2_min; k <= o.log2_max; k += o.log2_step) {
+        const uint64_t n = uint64_t(1) << k;
+        const Reference ref = reference_for(host, n, op);
+        const double bytes = double(n) * element_bytes(type);
+        std::map<Library, double> median;
+        for (Library lib : {Library::cub, Library::warpfold, Library::thrust}) {
+          auto runner = make_runner(lib, type, op, d_in.get(), n, stream);
+          runner->run();  // checked before it is timed
+          const std::string verdict = check(lib, type, op, n, ref, runner->result());
+          if (lib == Library::warpfold && verdict != "ok") out.check_failed = true;
+          const auto s = harness::time_on_stream(stream, o.warmup, o.reps, prepare, [&] { runner->run(); });
+          median[lib] = s.median_ms;
+          const double gbps = bytes / (s.median_ms * 1e-3) / 1e9;
+          t.add_row({n, k, to_string(type), to_string(op), to_string(lib), s.median_ms * 1e3, s.min_ms * 1e3,
+                     s.max_ms * 1e3, gbps, 100 * gbps / peak, 100 * gbps / theoretical,
+                     lib == Library::cub ? json(1.0) : json(median[Library::cub] / s.median_ms),
+                     s.median_ms / floor.median_ms, verdict});
+        }
+        if (o.cpu) {
+          const double gbps = bytes / (ref.cpu_ms * 1e-3) / 1e9;
+          t.add_row({n, k, to_string(type), to_string(op), "cpu", ref.cpu_ms * 1e3, nullptr, nullptr, gbps, nullptr,
+                     nullptr, median[Library::cub] / ref.cpu_ms, ref.cpu_ms / floor.median_ms, "reference"});
+        }
+      }
+    }
+  }
+  t.notes.push_back("vs CUB: CUB's median time / the row's median time (above 1: faster than CUB)");
+  t.notes.push_back("x floor: the row's median time / the launch floor measured above");
+  t.notes.push_back("accumulator = element type on every side; int32 sums wrap and are compared with the wrap of the exact sum");
+  t.notes.push_back("thrust::reduce returns the value: its time includes its temp allocation, the copy back and the wait");
+  t.notes.push_back("cpu: one pass of a plain loop (long double for floats), timed once");
+  r.tables.push_back(std::move(t));
+  return out;
+}
+
+}  // namespace warpfold::bench
+
+namespace warpfold::bench {
+
+std::string to_string(ElementType t) {
+  switch (t) {
+    case ElementType::int32: return "int32";
+    case ElementType::float32: return "float";
+    case ElementType::float64: return "double";
+  }
+  return "?";
+}
+
+std::string to_string(ReduceOp op) { return op == ReduceOp::sum ? "sum" : "max"; }
+
+std::string to_string(Library lib) {
+  switch (lib) {
+    case Library::warpfold: return "warpfold";
+    case Library::cub: return "cub";
+    case Library::thrust: return "thrust";
+  }
+  return "?";
+}
+
+size_t element_bytes(ElementType t) { return t == ElementType::float64 ? 8 : 4; }
+
+}  // namespace warpfold::bench

@@ -1,0 +1,63 @@
+#include "cli/bench_command.hpp"
+
+#include <iostream>
+
+namespace warpfold::cli {
+
+Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "bench", "warpfold::reduce vs cub::DeviceReduce vs thrust::reduce vs the CPU, same process, same buffers");
+  sub->add_option("--pow2", o.pow2, "sizes 2^MIN … 2^MAX, as MIN:MAX or MIN:MAX:STEP")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            try {
+              bench::BenchOptions probe;
+              bench::parse_pow2_axis(s, probe);
+              return {};
+            } catch (const std::invalid_argument& e) {
+              return e.what();
+            }
+          },
+          "MIN:MAX[:STEP]"))
+      ->capture_default_str();
+  sub->add_option("--types", o.types, "element types (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"int32", "float", "double"}))
+      ->capture_default_str();
+  sub->add_option("--ops", o.ops, "operators (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"sum", "max"}))
+      ->capture_default_str();
+  sub->add_option("--reps", o.bench.reps, "timed repetitions per measurement")->check(CLI::Range(1, 100000))->capture_default_str();
+  sub->add_flag("--cold", o.bench.cold, "flush L2 (untimed) before every repetition");
+  sub->add_flag("--no-cpu", o.no_cpu, "leave out the CPU rows");
+  sub->add_option("--seed", o.bench.seed, "seed of the random input (default: fresh each run)");
+  add_output_options(*sub, o.output);
+
+  return {sub, [&o]() {
+            bench::parse_pow2_axis(o.pow2, o.bench);
+            o.bench.types.clear();
+            for (const auto& t : o.types) {
+              o.bench.types.push_back(t == "int32" ? bench::ElementType::int32
+                                      : t == "float" ? bench::ElementType::float32
+                                                     : bench::ElementType::float64);
+            }
+            o.bench.ops.clear();
+            for (const auto& op : o.ops) o.bench.ops.push_back(op == "sum" ? bench::ReduceOp::sum : bench::ReduceOp::max);
+            o.bench.cpu = !o.no_cpu;
+            const bench::BenchOutcome outcome = bench::run_bench(o.bench);
+            emit(outcome.report, o.output);
+            if (!outcome.gpu_ran) {
+              std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))
+                        << ": the benchmark needs a GPU\n";
+              return int(kExitNoDevice);
+            }
+            if (outcome.check_failed) {
+              std::cerr << "warpfold: warpfold::reduce gave a WRONG result\n";
+              return int(kExitCheckFailed);
+            }
+            return int(kExitOk);
+          }};
+}
+
+}  // namespace warpfold::cli
