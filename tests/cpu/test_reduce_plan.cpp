@@ -35,8 +35,9 @@ TEST(ReducePlan, HeadBodyTailCoverTheInputOnceAtEveryAlignment) {
 TEST(ReducePlan, GridHasWorkForEveryBlockAndFillsTheDeviceOnce) {
   EXPECT_EQ(plan_reduce(0, 0, 4, 4, 256, 1056).grid, 1u);        // n = 0: one block writes init
   EXPECT_EQ(plan_reduce(3, 0, 4, 4, 256, 1056).grid, 1u);        // tail only
-  EXPECT_EQ(plan_reduce(4096, 0, 4, 4, 256, 1056).grid, 4u);     // 1024 vectors / 256 threads
-  EXPECT_EQ(plan_reduce(4100, 0, 4, 4, 256, 1056).grid, 5u);
+  EXPECT_EQ(plan_reduce(4096, 0, 4, 4, 256, 1056).grid, 1u);     // 1024 vectors: 4 per thread, one block
+  EXPECT_EQ(plan_reduce(4100, 0, 4, 4, 256, 1056).grid, 2u);
+  EXPECT_EQ(plan_reduce(1u << 20, 0, 4, 4, 256, 1056).grid, 256u);  // 2^18 vectors / (256 × 4)
   EXPECT_EQ(plan_reduce(1ull << 30, 0, 4, 4, 256, 1056).grid, 1056u);
   EXPECT_EQ(plan_reduce(1ull << 33, 0, 1, 16, 256, 1056).grid, 1056u);  // beyond 2^32 elements
 }

@@ -9,6 +9,8 @@
 #include <warpfold/block/block_reduce.cuh>
 #include <warpfold/detail/reduce_plan.hpp>
 
+#include <cuda/atomic>
+
 #include <cstdint>
 #include <cstring>
 
@@ -21,8 +23,8 @@ namespace warpfold::detail {
 inline constexpr unsigned kTicketSlots = 4096;
 static __device__ unsigned int g_tickets[kTicketSlots];
 
-// 16 bytes of T, loaded in one instruction through the read-only path, not kept in L1
-// (each byte is read once).
+// 16 bytes of T, loaded in one instruction through the read-only path, not kept in L1 (each
+// byte is read once), with a hint to fetch the whole 256-byte L2 line pair (streaming input).
 template <class T, unsigned N>
 struct alignas(16) vector_of {
   T v[N];
@@ -32,7 +34,7 @@ template <class T, unsigned N>
 __device__ __forceinline__ vector_of<T, N> load_vector(const vector_of<T, N>* p) {
   static_assert(sizeof(vector_of<T, N>) == 16, "vector loads are 16 bytes");
   uint4 raw;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+  asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
                : "l"(p));
   vector_of<T, N> out;
@@ -149,14 +151,15 @@ __global__ void __launch_bounds__(reduce_policy::threads)
   const Acc block_total = block::reduce<kThreads>(f.acc, p.op, valid, storage);
   if (threadIdx.x == 0) {
     p.partials[blockIdx.x] = block_total;
-    __threadfence();  // the partial is visible device-wide before the ticket is taken
-    is_last_block = atomicAdd(&g_tickets[p.ticket], 1u) == gridDim.x - 1;
+    // Release: this block's partial is visible before its ticket. Acquire: the last block sees
+    // every partial whose ticket came before its own; the barrier below passes that on to the
+    // block's other threads.
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> ticket(g_tickets[p.ticket]);
+    is_last_block = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
   __syncthreads();
   if (!is_last_block) return;
 
-  // The last block: every other partial is visible (each was fenced before its ticket).
-  __threadfence();
   fold<Acc, Op> g{Acc{}, false, p.op};
   for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads) g.add(load_from_l2(p.partials + b));
   __syncthreads();  // `storage` is reused

@@ -50,9 +50,11 @@ inline reduce_plan plan_reduce(uint64_t n, uintptr_t address, size_t elem_bytes,
   } else {
     p.vectors = n;  // "vectors" of one element
   }
-  // Enough blocks that every launched block has a body vector for its thread 0 (so every block
-  // holds a value), and no more than fill the device once.
-  const uint64_t blocks_needed = (p.vectors + threads - 1) / threads;
+  // Enough blocks that every thread has a full batch of vectors in flight (more blocks would
+  // only add launch and combine latency), at most the device's resident capacity. Every launched
+  // block then has a body vector for its thread 0, so every block holds a value.
+  const uint64_t per_block = uint64_t(threads) * reduce_policy::vectors_in_flight;
+  const uint64_t blocks_needed = (p.vectors + per_block - 1) / per_block;
   p.grid = unsigned(std::max<uint64_t>(1, std::min<uint64_t>(blocks_needed, max_blocks)));
   return p;
 }
