@@ -9,7 +9,6 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
-#include <random>
 #include <cstdint>
 
 namespace warpfold::detail {
@@ -67,13 +66,6 @@ inline unsigned next_ticket() {
   return counter.fetch_add(1, std::memory_order_relaxed) % kTicketSlots;
 }
 
-// A number no earlier call of this process used, starting from a random point so that stale
-// flags left in reused temp storage by another process are not mistaken for this call's.
-inline unsigned long long next_epoch() {
-  static std::atomic<unsigned long long> counter{(uint64_t(std::random_device{}()) << 32) ^ std::random_device{}()};
-  return counter.fetch_add(1, std::memory_order_relaxed);
-}
-
 inline constexpr int kMaxDevices = 64;
 
 // SMs × resident blocks of `kernel` on the current device, asked once per device and kernel.
@@ -101,8 +93,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish>;
   unsigned max_blocks = 0;
   if (cudaError_t rc = max_resident_blocks(kernel, max_blocks); rc != cudaSuccess) return rc;
-  const size_t partial_bytes = (size_t(max_blocks) * sizeof(Acc) + 7) / 8 * 8;
-  const size_t needed = partial_bytes + size_t(max_blocks) * sizeof(unsigned long long);
+  const size_t needed = size_t(max_blocks) * sizeof(Acc);
   if (d_temp == nullptr) {
     temp_bytes = needed;
     return cudaSuccess;
@@ -110,8 +101,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   if (temp_bytes < needed || d_out == nullptr || (n > 0 && d_in == nullptr)) return cudaErrorInvalidValue;
   if (reinterpret_cast<uintptr_t>(d_in) % alignof(T) != 0) return cudaErrorMisalignedAddress;
 
-  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket(),
-             reinterpret_cast<unsigned long long*>(static_cast<char*>(d_temp) + partial_bytes), next_epoch()};
+  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
                        reduce_policy::threads, max_blocks);
   kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
