@@ -24,7 +24,7 @@ inline constexpr unsigned kTicketSlots = 4096;
 static __device__ unsigned int g_tickets[kTicketSlots];
 
 // 16 bytes of T, loaded in one instruction through the read-only path, not kept in L1 (each
-// byte is read once), with a hint to fetch the whole 256-byte L2 line pair (streaming input).
+// byte is read once). (An L2::256B prefetch hint measured 7% slower at 2^28 on an H200.)
 template <class T, unsigned N>
 struct alignas(16) vector_of {
   T v[N];
@@ -34,7 +34,7 @@ template <class T, unsigned N>
 __device__ __forceinline__ vector_of<T, N> load_vector(const vector_of<T, N>* p) {
   static_assert(sizeof(vector_of<T, N>) == 16, "vector loads are 16 bytes");
   uint4 raw;
-  asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
                : "l"(p));
   vector_of<T, N> out;
