@@ -1,6 +1,7 @@
 // warpfold: parallel reduction on the GPU, run, checked, timed and explained.
 #include "cli/command.hpp"
 #include "cli/ladder_command.hpp"
+#include "cli/nested_command.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -16,7 +17,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "warpfold 0.1.0");
 
   LadderCommandOptions ladder;
-  std::vector<Command> commands{add_ladder_command(app, ladder)};
+  NestedCommandOptions nested;
+  std::vector<Command> commands{add_ladder_command(app, ladder), add_nested_command(app, nested)};
 
   try {
     app.parse(argc, argv);
