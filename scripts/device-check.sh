@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
-#   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep (default: all of them)
+#   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep nested (default: all of them)
 # Prints a short summary last; full logs and JSON go to $OUT (or ./device-out without it).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 OUT="${OUT:-$WARPFOLD_ROOT/device-out}"
 mkdir -p "$OUT"
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep)
+[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep nested)
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
@@ -36,5 +36,10 @@ if want ladder; then
 fi
 if want sweep; then
   "$bin" ladder --block-sweep --reps 10 2>&1 | tee -a "$summary"
+fi
+if want nested; then
+  "$bin" nested --format json --out "$OUT/nested.json"; say "nested json exit $?"
+  "$bin" nested 2>&1 | tee -a "$summary"
+  "$bin" nested hello 2>&1 | tee -a "$summary"
 fi
 say "== done in $(( $(date +%s) - start )) s"

@@ -75,6 +75,7 @@ std::vector<json> nested_row(const NestedWorkspace& ws, NestedVariant v, const N
                              bool& failed) {
   NestedCheck check = ws.run_and_check(v);
   const uint64_t counted = check.record.launches;
+  std::string verdict = check.verdict();
   harness::TimingStats t;
   if (check.ok()) {
     ws.reset_record();
@@ -82,13 +83,13 @@ std::vector<json> nested_row(const NestedWorkspace& ws, NestedVariant v, const N
     // The timed runs must have launched everything too: a launch that failed there would make the
     // time that of a shorter tree.
     check = ws.check_runs(v, uint64_t(o.warmup) + o.reps);
+    if (!check.ok()) verdict = "timed runs: " + check.verdict();
   }
   failed |= !check.ok();
   const NestedShape& s = ws.shape();
   return {std::string(nested_row_name(v)), std::string(nested_book_name(v)), s.grid, s.block, counted,
           std::string(nested_child_stream(v)), timing_cell(check.ok(), t.median_ms),
-          timing_cell(check.ok(), t.min_ms), timing_cell(check.ok(), t.max_ms), nullptr, check.got,
-          check.ok() ? "ok" : check.verdict()};
+          timing_cell(check.ok(), t.min_ms), timing_cell(check.ok(), t.max_ms), nullptr, check.got, verdict};
 }
 
 void add_notes(report::Table& table, const NestedShape& s, const harness::IntReference& ref, int reps) {
