@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
-#   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep bench (default: all of them)
+#   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep nested bench (default: all of them)
 # Prints a short summary last; full logs and JSON go to $OUT (or ./device-out without it).
 # A copy of the tree without .git learns its commit from .commit (git rev-parse --short=12 HEAD > .commit).
 set -uo pipefail
@@ -8,7 +8,7 @@ source "$(dirname "$0")/common.sh"
 OUT="${OUT:-$WARPFOLD_ROOT/device-out}"
 mkdir -p "$OUT"
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep bench)
+[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep nested bench)
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
@@ -37,6 +37,11 @@ if want ladder; then
 fi
 if want sweep; then
   "$bin" ladder --block-sweep --reps 10 2>&1 | tee -a "$summary"
+fi
+if want nested; then
+  "$bin" nested --format json --out "$OUT/nested.json"; say "nested json exit $?"
+  "$bin" nested 2>&1 | tee -a "$summary"
+  "$bin" nested hello 2>&1 | tee -a "$summary"
 fi
 if want bench; then
   "$bin" bench --format json --out "$OUT/bench.json"; say "bench exit $?"

@@ -2,6 +2,7 @@
 #include "cli/bench_command.hpp"
 #include "cli/command.hpp"
 #include "cli/ladder_command.hpp"
+#include "cli/nested_command.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -18,7 +19,9 @@ int main(int argc, char** argv) {
 
   LadderCommandOptions ladder;
   BenchCommandOptions bench;
-  std::vector<Command> commands{add_ladder_command(app, ladder), add_bench_command(app, bench)};
+  NestedCommandOptions nested;
+  std::vector<Command> commands{add_ladder_command(app, ladder), add_bench_command(app, bench),
+                                add_nested_command(app, nested)};
 
   try {
     app.parse(argc, argv);

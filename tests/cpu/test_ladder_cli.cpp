@@ -1,6 +1,8 @@
 // Argument parsing of `warpfold ladder` and the errors a user gets for bad values.
 #include "cli/ladder_command.hpp"
 
+#include "cli_test_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -11,29 +13,14 @@ using namespace warpfold;
 
 namespace {
 
-struct Parsed {
-  std::unique_ptr<CLI::App> app = std::make_unique<CLI::App>("test");
-  cli::LadderCommandOptions opts;
-  cli::Command cmd{};
-};
+using Parsed = warpfold::testing::ParsedCommand<cli::LadderCommandOptions>;
 
-// Parses `warpfold ladder ARGS...`; throws what CLI11 throws.
 std::unique_ptr<Parsed> parse(std::vector<std::string> args) {
-  auto p = std::make_unique<Parsed>();
-  p->cmd = cli::add_ladder_command(*p->app, p->opts);
-  args.insert(args.begin(), "ladder");
-  std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
-  p->app->parse(args);
-  return p;
+  return warpfold::testing::parse_command<cli::LadderCommandOptions>(cli::add_ladder_command, "ladder", std::move(args));
 }
 
 std::string parse_error(std::vector<std::string> args) {
-  try {
-    parse(std::move(args));
-  } catch (const CLI::ParseError& e) {
-    return e.what();
-  }
-  return "";
+  return warpfold::testing::parse_command_error<cli::LadderCommandOptions>(cli::add_ladder_command, "ladder", std::move(args));
 }
 
 }  // namespace

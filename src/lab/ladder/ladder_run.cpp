@@ -3,6 +3,7 @@
 #include "harness/bandwidth_probe.hpp"
 #include "harness/device_info.hpp"
 #include "harness/gpu_timer.hpp"
+#include "harness/host_timer.hpp"
 #include "harness/int_sum_check.hpp"
 #include "harness/random_data.hpp"
 #include "lab/ladder/cpu_reduce.hpp"
@@ -10,7 +11,6 @@
 #include "lab/ladder/workspace.hpp"
 #include "lab/run_context.hpp"
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -35,20 +35,6 @@ std::vector<report::Column> ladder_columns() {
           {"speedup", "speedup", 2},   {"check", "check"}};
 }
 
-// Host timing of a CPU reference; `prepare` (untimed) restores in-place inputs.
-template <class Prepare, class Run>
-harness::TimingStats time_on_host(int reps, Prepare&& prepare, Run&& run) {
-  std::vector<double> samples;
-  for (int i = 0; i < reps; ++i) {
-    prepare();
-    const auto t0 = std::chrono::steady_clock::now();
-    run();
-    const auto t1 = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-  }
-  return harness::summarize(std::move(samples));
-}
-
 struct CpuRows {
   std::vector<std::vector<json>> rows;
   bool failed = false;
@@ -65,7 +51,7 @@ CpuRows cpu_rows(const std::vector<int>& data, const harness::IntReference& ref,
   // recursiveReduce works in place on int32, as the book's does: checked against the int32 wrap.
   std::vector<int32_t> scratch(data.size());
   int32_t recursive = 0;
-  const auto t_rec = time_on_host(
+  const auto t_rec = harness::time_on_host(
       reps, [&] { scratch.assign(data.begin(), data.end()); },
       [&] { recursive = recursive_reduce(scratch.data(), scratch.size(), wrapping_int32_plus{}); });
   std::string check = harness::verdict(ref.int32_wrap, recursive);
@@ -74,7 +60,7 @@ CpuRows cpu_rows(const std::vector<int>& data, const harness::IntReference& ref,
       check);
 
   int64_t serial = 0;
-  const auto t_ser = time_on_host(reps, [] {}, [&] { serial = serial_sum(data.data(), data.size()); });
+  const auto t_ser = harness::time_on_host(reps, [] {}, [&] { serial = serial_sum(data.data(), data.size()); });
   out.failed |= serial != ref.exact;
   row("serial sum (cpu)", "int64", t_ser, harness::verdict(ref.exact, serial));
   return out;

@@ -1,0 +1,38 @@
+#pragma once
+// `warpfold nested`: the seed's dynamic-parallelism table (cpu, neighbored, nested, nestedNosync,
+// nested2), each row checked against the CPU and timed, with the device-side launches it made;
+// and `warpfold nested hello`, the seed's nestedHelloWorld.
+
+#include "lab/nested/nested_plan.hpp"
+#include "report/table.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace warpfold::lab {
+
+struct NestedOutcome {
+  report::Report report;
+  bool gpu_ran = false;       // false: no CUDA device, the CPU row only
+  bool check_failed = false;  // a row's sum, launch count or launches were wrong
+};
+
+// Throws std::invalid_argument for options it cannot run (see validate_nested_options, and a
+// device without the memory the run needs).
+NestedOutcome run_nested(const NestedOptions& options);
+
+struct NestedHelloOutcome {
+  bool gpu_ran = false;
+  std::string no_device_reason;
+  NestedLaunchRecord record{};
+  uint64_t expected_launches = 0;
+  uint64_t expected_lines = 0;
+  bool ok() const;
+  std::string summary() const;  // launches and lines, counted against the formulas
+};
+
+// Prints the device line, the seed's "Execution Configuration" line and the kernel's own lines
+// (device printf) to stdout, then the summary. Without a device, prints the one line saying so.
+NestedHelloOutcome run_nested_hello(const NestedHelloOptions& options);
+
+}  // namespace warpfold::lab

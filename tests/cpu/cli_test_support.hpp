@@ -1,0 +1,42 @@
+#pragma once
+// Parses `warpfold SUBCOMMAND ARGS...` in-process, for the tests of each subcommand's arguments.
+
+#include "cli/command.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpfold::testing {
+
+template <class Options>
+struct ParsedCommand {
+  std::unique_ptr<CLI::App> app = std::make_unique<CLI::App>("test");
+  Options opts;
+  cli::Command cmd{};
+};
+
+// `add` registers the subcommand (e.g. cli::add_ladder_command); throws what CLI11 throws.
+template <class Options, class Add>
+std::unique_ptr<ParsedCommand<Options>> parse_command(Add add, const std::string& name, std::vector<std::string> args) {
+  auto p = std::make_unique<ParsedCommand<Options>>();
+  p->cmd = add(*p->app, p->opts);
+  args.insert(args.begin(), name);
+  std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
+  p->app->parse(args);
+  return p;
+}
+
+// The parse error's message, or "" when the arguments parse.
+template <class Options, class Add>
+std::string parse_command_error(Add add, const std::string& name, std::vector<std::string> args) {
+  try {
+    parse_command<Options>(add, name, std::move(args));
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace warpfold::testing
