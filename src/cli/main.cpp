@@ -1,6 +1,9 @@
 // warpfold: parallel reduction on the GPU, run, checked, timed and explained.
 #include "cli/command.hpp"
 #include "cli/ladder_command.hpp"
+#include "cli/divergence_command.hpp"
+#include "cli/grid_command.hpp"
+#include "cli/info_command.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -16,7 +19,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "warpfold 0.1.0");
 
   LadderCommandOptions ladder;
-  std::vector<Command> commands{add_ladder_command(app, ladder)};
+  DivergenceCommandOptions divergence;
+  InfoCommandOptions info;
+  GridCommandOptions grid;
+  std::vector<Command> commands{add_ladder_command(app, ladder), add_divergence_command(app, divergence),
+                                add_info_command(app, info), add_grid_command(app, grid)};
 
   try {
     app.parse(argc, argv);
