@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
-#   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep (default: all of them)
+#   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep divergence info grid (default: all)
 # Prints a short summary last; full logs and JSON go to $OUT (or ./device-out without it).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 OUT="${OUT:-$WARPFOLD_ROOT/device-out}"
 mkdir -p "$OUT"
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep)
+[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep divergence info grid)
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
@@ -37,4 +37,12 @@ fi
 if want sweep; then
   "$bin" ladder --block-sweep --reps 10 2>&1 | tee -a "$summary"
 fi
+# execution-model lab: JSON for scripts, Markdown for docs/execution-model.md
+for cmd in divergence info grid; do
+  if want "$cmd"; then
+    "$bin" "$cmd" --format json --out "$OUT/$cmd.json"; say "$cmd json exit $?"
+    "$bin" "$cmd" --format md --out "$OUT/$cmd.md"; say "$cmd md exit $?"
+    cat "$OUT/$cmd.md" >>"$summary" 2>/dev/null
+  fi
+done
 say "== done in $(( $(date +%s) - start )) s"
