@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
-#   scripts/device-check.sh [STAGE...]   stages: tests ladder sweep nested bench (default: all of them)
-# Prints a short summary last; full logs and JSON go to $OUT (or ./device-out without it).
+#   scripts/device-check.sh [STAGE...]
+#   stages: tests ladder sweep divergence info grid nested bench (default: all of them)
+# Prints a short summary last; summary.txt, the test logs and results.tgz (every command's JSON
+# and Markdown) go to $OUT (or ./device-out without it).
 # A copy of the tree without .git learns its commit from .commit (git rev-parse --short=12 HEAD > .commit).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 OUT="${OUT:-$WARPFOLD_ROOT/device-out}"
 mkdir -p "$OUT"
+results="$OUT/results"
+mkdir -p "$results"
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep nested bench)
+[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep divergence info grid nested bench)
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
@@ -31,20 +35,21 @@ if want tests; then
   "$BUILD_DIR/tests/warpfold_cpu_tests" --gtest_brief=1 >"$OUT/cpu-tests.log" 2>&1
   say "cpu tests (exit $?): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/cpu-tests.log" | tr '\n' ' ')"
 fi
-if want ladder; then
-  "$bin" ladder --format json --out "$OUT/ladder.json"; say "ladder json exit $?"
-  "$bin" ladder 2>&1 | tee -a "$summary"
-fi
-if want sweep; then
-  "$bin" ladder --block-sweep --reps 10 2>&1 | tee -a "$summary"
-fi
-if want nested; then
-  "$bin" nested --format json --out "$OUT/nested.json"; say "nested json exit $?"
-  "$bin" nested 2>&1 | tee -a "$summary"
-  "$bin" nested hello 2>&1 | tee -a "$summary"
-fi
+
+# Every lesson: JSON for scripts and Markdown for docs/, the table into the summary.
+run_lesson() {  # NAME ARGS...
+  local name="$1"; shift
+  "$bin" "$@" --format json --out "$results/$name.json"; say "$name exit $?"
+  "$bin" "$@" --format md --out "$results/$name.md" >/dev/null 2>&1
+  cat "$results/$name.md" >>"$summary" 2>/dev/null
+}
+want ladder && run_lesson ladder ladder
+want sweep && run_lesson sweep ladder --block-sweep --reps 10
+for cmd in divergence info grid nested; do want "$cmd" && run_lesson "$cmd" "$cmd"; done
+if want nested; then "$bin" nested hello 2>&1 | tee -a "$summary"; fi
 if want bench; then
-  "$bin" bench --format json --out "$OUT/bench.json"; say "bench exit $?"
-  python3 "$WARPFOLD_ROOT/scripts/bench_summary.py" "$OUT/bench.json" 2>&1 | tee -a "$summary"
+  "$bin" bench --format json --out "$results/bench.json"; say "bench exit $?"
+  python3 "$WARPFOLD_ROOT/scripts/bench_summary.py" "$results/bench.json" 2>&1 | tee -a "$summary"
 fi
+tar -C "$OUT" -czf "$OUT/results.tgz" results && rm -rf "$results"
 say "== done in $(( $(date +%s) - start )) s"

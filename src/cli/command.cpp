@@ -53,4 +53,14 @@ CLI::Validator block_size_check() {
       "BLOCK");
 }
 
+void add_block_option(CLI::App& sub, unsigned& block) {
+  sub.add_option("--block", block, "threads per block: a power of two from 32 to 1024")
+      ->check(block_size_check())
+      ->capture_default_str();
+}
+
+void add_reps_option(CLI::App& sub, int& reps, const std::string& what) {
+  sub.add_option("--reps", reps, "timed repetitions " + what)->check(CLI::Range(1, 100000))->capture_default_str();
+}
+
 }  // namespace warpfold::cli

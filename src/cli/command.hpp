@@ -41,4 +41,9 @@ CLI::Validator count_transform();
 // CLI11 check: a power of two from 32 to 1024.
 CLI::Validator block_size_check();
 
+// The options several lab commands share: --block (threads per block, checked by
+// block_size_check) and --reps (timed repetitions, "per kernel" or as `what` says).
+void add_block_option(CLI::App& sub, unsigned& block);
+void add_reps_option(CLI::App& sub, int& reps, const std::string& what);
+
 }  // namespace warpfold::cli

@@ -10,10 +10,8 @@ Command add_ladder_command(CLI::App& app, LadderCommandOptions& o) {
   sub->add_option("--n", o.lab.n, "elements to reduce (e.g. 16777216, 2^24, 2^20+7)")
       ->transform(count_transform())
       ->default_str("2^24");
-  sub->add_option("--block", o.lab.block, "threads per block: a power of two from 32 to 1024")
-      ->check(block_size_check())
-      ->capture_default_str();
-  sub->add_option("--reps", o.lab.reps, "timed repetitions per kernel")->check(CLI::Range(1, 100000))->capture_default_str();
+  add_block_option(*sub, o.lab.block);
+  add_reps_option(*sub, o.lab.reps, "per kernel");
   sub->add_option("--variants", o.variants, "which variants to run")
       ->check(CLI::IsMember({"book", "fixed", "all"}))
       ->capture_default_str();

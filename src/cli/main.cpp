@@ -3,6 +3,9 @@
 #include "cli/command.hpp"
 #include "cli/ladder_command.hpp"
 #include "cli/nested_command.hpp"
+#include "cli/divergence_command.hpp"
+#include "cli/grid_command.hpp"
+#include "cli/info_command.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -20,8 +23,12 @@ int main(int argc, char** argv) {
   LadderCommandOptions ladder;
   BenchCommandOptions bench;
   NestedCommandOptions nested;
-  std::vector<Command> commands{add_ladder_command(app, ladder), add_bench_command(app, bench),
-                                add_nested_command(app, nested)};
+  DivergenceCommandOptions divergence;
+  InfoCommandOptions info;
+  GridCommandOptions grid;
+  std::vector<Command> commands{add_ladder_command(app, ladder),         add_bench_command(app, bench),
+                                add_nested_command(app, nested),         add_divergence_command(app, divergence),
+                                add_info_command(app, info),             add_grid_command(app, grid)};
 
   try {
     app.parse(argc, argv);

@@ -49,4 +49,19 @@ std::vector<LadderLaunch> book_ladder_launches() {
   };
 }
 
+std::vector<const void*> book_ladder_functions() {
+  const auto fn = [](Kernel k) { return reinterpret_cast<const void*>(k); };
+  return {fn(book::warmup),
+          fn(book::reduceNeighbored),
+          fn(book::reduceNeighboredLess),
+          fn(book::reduceInterleaved),
+          fn(book::reduceUnrolling2),
+          fn(book::reduceUnrolling4),
+          fn(book::reduceUnrolling8),
+          fn(book::reduceUnrollWarps8),
+          fn(book::reduceCompleteUnrollWarps8),
+          fn(book::reduceCompleteUnroll<512>),
+          fn(book::reduceUnrollWarps)};
+}
+
 }  // namespace warpfold::lab

@@ -47,4 +47,19 @@ std::vector<LadderLaunch> fixed_ladder_launches() {
   };
 }
 
+std::vector<const void*> fixed_ladder_functions() {
+  const auto fn = [](Kernel k) { return reinterpret_cast<const void*>(k); };
+  return {fn(fixed::warmup),
+          fn(fixed::reduceNeighbored),
+          fn(fixed::reduceNeighboredLess),
+          fn(fixed::reduceInterleaved),
+          fn(fixed::reduceUnrolling<2>),
+          fn(fixed::reduceUnrolling<4>),
+          fn(fixed::reduceUnrolling<8>),
+          fn(fixed::reduceUnrollWarps<8>),
+          fn(fixed::reduceCompleteUnrollWarps8),
+          fn(fixed::reduceCompleteUnroll<512>),
+          fn(fixed::reduceUnrollWarps<2>)};
+}
+
 }  // namespace warpfold::lab

@@ -47,4 +47,9 @@ std::vector<const LadderKernel*> select_kernels(VariantSelection selection);
 std::vector<LadderLaunch> book_ladder_launches();
 std::vector<LadderLaunch> fixed_ladder_launches();
 
+// The same kernels' entry points, in the same order, for cudaFuncGetAttributes and the occupancy
+// calculator; reduceCompleteUnroll as instantiated for 512 threads, the book's block.
+std::vector<const void*> book_ladder_functions();
+std::vector<const void*> fixed_ladder_functions();
+
 }  // namespace warpfold::lab

@@ -1,0 +1,37 @@
+#include "cli/grid_command.hpp"
+
+#include "cli/lab_finish.hpp"
+
+namespace warpfold::cli {
+
+CLI::Validator block_shapes_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          lab::parse_block_shapes(text);
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      },
+      "SHAPES");
+}
+
+Command add_grid_command(CLI::App& app, GridCommandOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "grid", "grid and block shapes: the book's sumMatrixOnGPU2D over block shapes, checked and timed");
+  sub->add_option("--nx", o.lab.nx, "matrix width (e.g. 16384, 2^14)")->transform(count_transform())->default_str("2^14");
+  sub->add_option("--ny", o.lab.ny, "matrix height")->transform(count_transform())->default_str("2^14");
+  sub->add_option("--blocks", o.blocks, "block shapes, e.g. 32x32,64x2 (default: the book's 15 shapes)")
+      ->check(block_shapes_check());
+  add_reps_option(*sub, o.lab.reps, "per shape");
+  CLI::Option* seed = sub->add_option("--seed", o.seed, "seed of the random matrices (default: fresh each run)");
+  add_output_options(*sub, o.output);
+  return {sub, [&o, seed]() {
+            if (!o.blocks.empty()) o.lab.shapes = lab::parse_block_shapes(o.blocks);
+            if (seed->count()) o.lab.seed = o.seed;
+            return finish(lab::run_grid(o.lab), o.output);
+          }};
+}
+
+}  // namespace warpfold::cli
