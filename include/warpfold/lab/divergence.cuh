@@ -144,28 +144,39 @@ __global__ void warmingup(float *c)
     c[tid] = ia + ib;
 }
 
-// Not in the book: a controlled pair. The book's pair differs in more than divergence: without
-// optimisation (-G) mathKernel2 divides by warpSize where mathKernel1 takes a remainder. One
-// template gives two kernels with the same instructions but for one constant: Bit = 0x01 splits
-// every warp, Bit = 0x20 (warp size 32) flips only from one warp to the next. Any difference in
-// time is divergence.
+// Not in the book: a controlled pair that makes divergence visible in both builds.
+//
+// The book's branches are one assignment long: at -O3 nvcc turns them into a select and no warp
+// diverges; and the kernels are bound by their stores, so even a real branch costs little. Here
+// each side of the branch does kBranchWork steps of dependent integer arithmetic (a different
+// recurrence per side, so the compiler can neither merge the two sides nor turn the loops into
+// a select), and writes the book's 100 or 200. A warp whose threads take both sides runs both
+// loops one after the other: expect about twice the time of a warp that takes one side.
+// One template gives both kernels: Bit = 0x01 splits every warp, Bit = 0x20 (warp size 32)
+// changes only from one warp to the next. Any difference in time is divergence.
+constexpr int kBranchWork = 512;
+
 template <int Bit>
 __global__ void maskKernel(float *c)
 {
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    float ia, ib;
-    ia = ib = 0.0f;
-
+    unsigned x = unsigned(tid);
+    float value;
     if ((tid & Bit) == 0)
     {
-        ia = 100.0f;
+#pragma unroll 1
+        for (int k = 0; k < kBranchWork; ++k) x = x * 1664525u + 1013904223u;
+        value = 100.0f;
     }
     else
     {
-        ib = 200.0f;
+#pragma unroll 1
+        for (int k = 0; k < kBranchWork + 7; ++k) x = (x ^ (x >> 7)) * 2654435761u;
+        value = 200.0f;
     }
-
-    c[tid] = ia + ib;
+    // tid is never negative here (at most 2^30 threads), but the compiler cannot know it, so the
+    // loops' result stays live and neither loop can be removed.
+    c[tid] = (tid < 0 && x == 0u) ? -1.0f : value;
 }
 
 }  // namespace warpfold::lab::divergence::WARPFOLD_DIVERGENCE_BUILD
