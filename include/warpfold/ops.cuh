@@ -111,6 +111,8 @@ struct compensated_plus {
   template <class T>
   __host__ __device__ __forceinline__ compensated<T> operator()(const compensated<T>& a, const compensated<T>& b) const {
     const T s = a.sum + b.sum;
+    // An infinite or NaN total carries no rounding error; TwoSum would turn inf into NaN.
+    if (!((s - s) == T(0))) return {s, T(0)};
     // TwoSum: the exact rounding error of a.sum + b.sum, whichever is larger in magnitude.
     const T bp = s - a.sum;
     const T e = (a.sum - (s - bp)) + (b.sum - bp);

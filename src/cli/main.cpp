@@ -4,6 +4,7 @@
 #include "cli/ladder_command.hpp"
 #include "cli/nested_command.hpp"
 #include "cli/divergence_command.hpp"
+#include "cli/fuzz_command.hpp"
 #include "cli/grid_command.hpp"
 #include "cli/info_command.hpp"
 
@@ -26,9 +27,11 @@ int main(int argc, char** argv) {
   DivergenceCommandOptions divergence;
   InfoCommandOptions info;
   GridCommandOptions grid;
+  FuzzCommandOptions fuzz;
   std::vector<Command> commands{add_ladder_command(app, ladder),         add_bench_command(app, bench),
                                 add_nested_command(app, nested),         add_divergence_command(app, divergence),
-                                add_info_command(app, info),             add_grid_command(app, grid)};
+                                add_info_command(app, info),             add_grid_command(app, grid),
+                                add_fuzz_command(app, fuzz)};
 
   try {
     app.parse(argc, argv);

@@ -167,6 +167,12 @@ std::string render(const Report& report, Format format) {
   return os.str();
 }
 
+std::string format_number(double value) {
+  std::ostringstream os;
+  os << std::setprecision(12) << value;
+  return os.str();
+}
+
 void write_output(const std::string& path, const std::string& text) {
   if (path.empty()) {
     std::cout << text << std::flush;

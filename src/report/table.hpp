@@ -40,6 +40,9 @@ struct Report {
 
 std::string render(const Report& report, Format format);
 
+// A number as a person writes it: no trailing zeros ("1", "2.5", "0.125").
+std::string format_number(double value);
+
 // Writes `text` to stdout when `path` is empty, else to `path` through a temporary file renamed on
 // success, so a failed run never leaves a partial file that looks complete. Throws on I/O errors.
 void write_output(const std::string& path, const std::string& text);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -12,6 +13,10 @@ namespace warpfold::testing {
 // The reason no device is usable, or nullopt; asked once per process.
 const std::optional<std::string>& no_gpu_reason();
 
+// The largest input a test may use: WARPFOLD_TEST_MAX_N when set (the sanitizer run caps sizes,
+// since compute-sanitizer slows kernels 10-100×), else unlimited.
+uint64_t max_test_n();
+
 }  // namespace warpfold::testing
 
 #define WARPFOLD_REQUIRE_GPU()                                                        \
@@ -19,4 +24,12 @@ const std::optional<std::string>& no_gpu_reason();
     if (const auto& why = ::warpfold::testing::no_gpu_reason()) {                     \
       GTEST_SKIP() << "no CUDA device (" << *why << "): GPU test not run";            \
     }                                                                                 \
+  } while (0)
+
+// Skips the test (visibly) when it needs more than max_test_n() elements.
+#define WARPFOLD_REQUIRE_TEST_SIZE(n)                                                                   \
+  do {                                                                                              \
+    if (uint64_t(n) > ::warpfold::testing::max_test_n()) {                                          \
+      GTEST_SKIP() << "needs n = " << uint64_t(n) << ", above WARPFOLD_TEST_MAX_N";                  \
+    }                                                                                               \
   } while (0)

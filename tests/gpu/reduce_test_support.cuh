@@ -23,8 +23,14 @@ namespace warpfold::testing {
 
 // Sizes: empty, tiny, around vector and block boundaries, not multiples of anything, and 2^20 + 7.
 inline const std::vector<uint64_t>& reduce_sizes() {
-  static const std::vector<uint64_t> sizes{0, 1, 2, 3, 15, 16, 17, 31, 33, 255, 256, 1000, 4095, 4097,
-                                           (1u << 16) + 3, (1u << 20) + 7};
+  static const std::vector<uint64_t> sizes = [] {
+    std::vector<uint64_t> all{0, 1, 2, 3, 15, 16, 17, 31, 33, 255, 256, 1000, 4095, 4097, (1u << 16) + 3, (1u << 20) + 7};
+    std::vector<uint64_t> kept;
+    for (uint64_t n : all) {
+      if (n <= max_test_n()) kept.push_back(n);
+    }
+    return kept;
+  }();
   return sizes;
 }
 

@@ -79,6 +79,7 @@ INSTANTIATE_TEST_SUITE_P(Divergence, DivergenceKernelTest, ::testing::ValuesIn(a
 
 TEST(DivergenceRunGpu, SeedConfigurationChecksAndTimesBothBuilds) {
   WARPFOLD_REQUIRE_GPU();
+  WARPFOLD_REQUIRE_TEST_SIZE(1024 * 10000);
   lab::DivergenceOptions o;  // n = 1024 × 10000, block 64
   o.reps = 5;
   const auto out = lab::run_divergence(o);

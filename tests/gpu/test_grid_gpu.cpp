@@ -87,6 +87,7 @@ TEST(GridRunGpu, GridBeyondTheYLimitIsAnInvalidConfiguration) {
 
 TEST(GridRunGpu, SeedSizeIsExact) {
   WARPFOLD_REQUIRE_GPU();
+  WARPFOLD_REQUIRE_TEST_SIZE(16384ull * 16384);
   lab::GridOptions o;  // 16384 × 16384: 3 GiB on the device, the seed's matrix
   o.reps = 2;
   o.shapes = {{32, 32}, {256, 1}};

@@ -33,6 +33,7 @@ TEST_P(LadderKernelTest, MatchesCpuSumOnRandomData) {
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   int book_wrong = 0, book_exact = 0;
   for (uint64_t n : kSizes) {
+    if (n > warpfold::testing::max_test_n()) continue;
     const uint64_t seed = harness::fresh_seed();
     // Values 1..255 (never 0) so that a dropped element always changes the sum.
     const auto data = harness::random_ints(n, seed, 1, 255);
@@ -86,6 +87,7 @@ TEST(LadderRunGpu, FullLadderHasNoReferenceFailureAndFlagsBookTails) {
 
 TEST(LadderRunGpu, BookSizeIsExactForBookAndFixed) {
   WARPFOLD_REQUIRE_GPU();
+  WARPFOLD_REQUIRE_TEST_SIZE(1u << 24);
   lab::LadderOptions o;  // n = 2^24, block 512: the book's own configuration
   o.reps = 2;
   const auto out = lab::run_ladder(o);

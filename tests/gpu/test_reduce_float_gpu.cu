@@ -61,6 +61,7 @@ TEST(ReduceFloat, CompensatedDoubleSum) { check_sum<double, double>(true); }
 TEST(ReduceFloat, CompensatedSumBeatsPlainSumOnLongInputs) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t n = 1u << 22;
+  WARPFOLD_REQUIRE_TEST_SIZE(n);
   std::vector<float> data = random_values<float>(n, new_seed(), 0.09, 0.11);
   long double ref = 0;
   for (float x : data) ref += x;

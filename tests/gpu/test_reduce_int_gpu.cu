@@ -155,6 +155,7 @@ TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {
 TEST(ReduceInt, BeyondTwoToThe31Elements) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t n = (1ull << 31) + 17;
+  WARPFOLD_REQUIRE_TEST_SIZE(n);
   size_t free_bytes = 0, total = 0;
   ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
   if (free_bytes < n + (64u << 20)) GTEST_SKIP() << "needs " << n << " bytes of device memory";

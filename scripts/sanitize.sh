@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The sanitize target: the GPU test suite under compute-sanitizer's four tools (memcheck,
+# racecheck, synccheck, initcheck). Needs a CUDA device and compute-sanitizer.
+#   scripts/sanitize.sh [TOOL...]
+# Every fixed kernel, the production reduce and the lessons must be clean: any finding there
+# fails the script. The book's ladder kernels (unsafe by design) run under each tool too; what
+# each tool reports for them is listed in the summary, and does not fail the script.
+# Input sizes are capped at WARPFOLD_TEST_MAX_N (default 2^20): the tools slow kernels 10-100×.
+set -uo pipefail
+source "$(dirname "$0")/common.sh"
+find_cuda
+OUT="${OUT:-$WARPFOLD_ROOT/device-out}"
+mkdir -p "$OUT/sanitize"
+sanitizer="$(command -v compute-sanitizer || echo "$(dirname "$(command -v nvcc)")/compute-sanitizer")"
+[ -x "$sanitizer" ] || die "compute-sanitizer not found (it ships with the CUDA toolkit)"
+tools=("$@")
+[ ${#tools[@]} -eq 0 ] && tools=(memcheck racecheck synccheck initcheck)
+export WARPFOLD_TEST_MAX_N="${WARPFOLD_TEST_MAX_N:-1048576}"
+
+configure_and_build -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/sanitize/build.log" 2>&1 || { tail -30 "$OUT/sanitize/build.log"; exit 1; }
+tests="$BUILD_DIR/tests/warpfold_gpu_tests"
+summary="$OUT/sanitize/summary.txt"
+: >"$summary"
+failed=0
+# The suite minus the book's ladder kernels and the one test that provokes launch failures on
+# purpose (its refused launches are the expected outcome, not a finding).
+must_be_clean='*-Ladder/LadderKernelTest.*book*:LadderRunGpu.*:NestedLaunchFailureGpu.*'
+for tool in "${tools[@]}"; do
+  log="$OUT/sanitize/$tool.log"
+  start=$(date +%s)
+  "$sanitizer" --tool "$tool" --error-exitcode 97 --print-limit 20 "$tests" --gtest_brief=1 \
+      --gtest_filter="$must_be_clean" >"$log" 2>&1
+  rc=$?
+  errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+ error' "$log" | tail -1)
+  verdict=clean
+  if [ "$rc" -ne 0 ]; then verdict="FINDINGS (exit $rc)"; failed=1; fi
+  echo "$tool: fixed kernels, production reduce, lessons: $verdict, ${errors:-no summary}, $(grep -E '^\[  (PASSED|FAILED)' "$log" | tr '\n' ' ') $(( $(date +%s) - start )) s" | tee -a "$summary"
+
+  blog="$OUT/sanitize/$tool-book.log"
+  "$sanitizer" --tool "$tool" --print-limit 5 "$tests" --gtest_brief=1 --gtest_filter='Ladder/LadderKernelTest.*book*' >"$blog" 2>&1
+  echo "$tool: book ladder kernels: $(grep -Eo 'ERROR SUMMARY: [0-9]+ error.*' "$blog" | tail -1); kinds: $(grep -Eo '(Invalid __global__ [a-z]+|Race reported between [A-Za-z]+ access|Barrier error|Uninitialized __global__ memory read|[A-Z][a-z]+ hazard)' "$blog" | sort | uniq -c | tr '\n' ';')" | tee -a "$summary"
+done
+exit $failed

@@ -1,0 +1,137 @@
+// Integer fuzz cases: every result is exact. References fold in unsigned arithmetic, where
+// wrap-around is defined and gives the same bits as the GPU's.
+#include "fuzz/fuzz_exec_common.cuh"
+
+#include <warpfold/reduce.cuh>
+
+#include <limits>
+#include <type_traits>
+
+namespace warpfold::fuzz {
+namespace {
+
+using detail::run_call;
+using detail::upload;
+
+// The transform of the sum-of-squares cases: the square, computed in 64 bits.
+struct wide_square {
+  __device__ int64_t operator()(int32_t x) const { return int64_t(x) * x; }
+};
+
+template <class T>
+std::vector<T> make_data(const FuzzCase& c, splitmix64& rng) {
+  std::vector<T> v(c.n);
+  // Half of the cases draw from a narrow range, so argmin/argmax meet many ties.
+  const bool narrow = rng.below(2) == 0;
+  for (auto& x : v) {
+    const uint64_t r = rng();
+    x = narrow ? T(int64_t(r % 41) - (std::is_signed_v<T> ? 20 : 0)) : T(r);
+  }
+  return v;
+}
+
+template <class A>
+A wrap_add(A a, A b) {
+  using U = std::make_unsigned_t<A>;
+  return A(U(U(a) + U(b)));
+}
+
+template <class A>
+A wrap_mul(A a, A b) {
+  using U = std::make_unsigned_t<A>;
+  return A(U(U(a) * U(b)));
+}
+
+template <class V>
+FuzzOutcome compare(V expected, V got) {
+  if (expected == got) return {true, ""};
+  return {false, "expected " + std::to_string(expected) + " got " + std::to_string(got)};
+}
+
+template <class T>
+FuzzOutcome run_typed(const FuzzCase& c, FuzzBuffers& b) {
+  splitmix64 rng{c.seed ^ 0x5eed};
+  const std::vector<T> data = make_data<T>(c, rng);
+  const T* d = upload(data, c.offset, b);
+  const uint64_t n = c.n;
+  using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+  switch (c.op) {
+    case FuzzOp::sum: {
+      Wide e = Wide(3);
+      for (T x : data) e = wrap_add<Wide>(e, Wide(x));
+      return compare(e, run_call<Wide>(b, [&](void* t, size_t& s, Wide* o) { return reduce(t, s, d, o, n, plus{}, Wide(3), b.stream); }));
+    }
+    case FuzzOp::sum_same_type: {
+      T e = T(1);
+      for (T x : data) e = wrap_add<T>(e, x);
+      return compare<int64_t>(e, run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, plus{}, T(1), b.stream); }));
+    }
+    case FuzzOp::product: {
+      if constexpr (std::is_unsigned_v<T> && sizeof(T) >= 4) {
+        T e = T(1);
+        for (T x : data) e = wrap_mul<T>(e, x);
+        return compare(e, run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, multiplies{}, T(1), b.stream); }));
+      }
+      break;
+    }
+    case FuzzOp::min: {
+      T e = std::numeric_limits<T>::max();
+      for (T x : data) e = x < e ? x : e;
+      return compare<int64_t>(e, run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, minimum{}, std::numeric_limits<T>::max(), b.stream); }));
+    }
+    case FuzzOp::max: {
+      T e = std::numeric_limits<T>::lowest();
+      for (T x : data) e = x > e ? x : e;
+      return compare<int64_t>(e, run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, maximum{}, std::numeric_limits<T>::lowest(), b.stream); }));
+    }
+    case FuzzOp::bit_and: case FuzzOp::bit_or: case FuzzOp::bit_xor: {
+      T e = c.op == FuzzOp::bit_and ? T(~T(0)) : T(0);
+      for (T x : data) e = c.op == FuzzOp::bit_and ? T(e & x) : c.op == FuzzOp::bit_or ? T(e | x) : T(e ^ x);
+      const T init = c.op == FuzzOp::bit_and ? T(~T(0)) : T(0);
+      T got{};
+      if (c.op == FuzzOp::bit_and) got = run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, bit_and{}, init, b.stream); });
+      if (c.op == FuzzOp::bit_or) got = run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, bit_or{}, init, b.stream); });
+      if (c.op == FuzzOp::bit_xor) got = run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, bit_xor{}, init, b.stream); });
+      return compare<uint64_t>(uint64_t(std::make_unsigned_t<T>(e)), uint64_t(std::make_unsigned_t<T>(got)));
+    }
+    case FuzzOp::argmin: case FuzzOp::argmax: {
+      const bool is_min = c.op == FuzzOp::argmin;
+      uint64_t ei = 0;
+      for (uint64_t i = 1; i < n; ++i) {
+        if (is_min ? data[i] < data[ei] : data[i] > data[ei]) ei = i;
+      }
+      const auto got = run_call<key_value<T>>(b, [&](void* t, size_t& s, key_value<T>* o) {
+        return is_min ? argmin(t, s, d, o, n, b.stream) : argmax(t, s, d, o, n, b.stream);
+      });
+      return compare<uint64_t>(n ? ei : 0, got.index);
+    }
+    case FuzzOp::sum_of_squares: {
+      if constexpr (std::is_same_v<T, int32_t>) {
+        int64_t e = 0;
+        for (T x : data) e = wrap_add<int64_t>(e, wrap_mul<int64_t>(x, x));
+        return compare(e, run_call<int64_t>(b, [&](void* t, size_t& s, int64_t* o) {
+          return transform_reduce(t, s, d, o, n, int64_t(0), plus{}, wide_square{}, b.stream);
+        }));
+      }
+      break;
+    }
+    default: break;
+  }
+  return {false, "unsupported case"};
+}
+
+}  // namespace
+
+FuzzOutcome run_integer_case(const FuzzCase& c, FuzzBuffers& b) {
+  switch (c.type) {
+    case FuzzType::i8: return run_typed<int8_t>(c, b);
+    case FuzzType::i16: return run_typed<int16_t>(c, b);
+    case FuzzType::i32: return run_typed<int32_t>(c, b);
+    case FuzzType::i64: return run_typed<int64_t>(c, b);
+    case FuzzType::u32: return run_typed<uint32_t>(c, b);
+    case FuzzType::u64: return run_typed<uint64_t>(c, b);
+    default: return {false, "not an integer type"};
+  }
+}
+
+}  // namespace warpfold::fuzz
