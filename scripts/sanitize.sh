@@ -5,7 +5,8 @@
 # Every fixed kernel, the production reduce and the lessons must be clean: any finding there
 # fails the script. The book's ladder kernels (unsafe by design) run under each tool too; what
 # each tool reports for them is listed in the summary, and does not fail the script.
-# Input sizes are capped at WARPFOLD_TEST_MAX_N (default 2^20): the tools slow kernels 10-100×.
+# Input sizes are capped at WARPFOLD_TEST_MAX_N (default 2^20): the tools slow kernels 10-100×;
+# each run is bounded by SANITIZE_TIMEOUT seconds (default 300).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 find_cuda
@@ -28,16 +29,17 @@ must_be_clean='*-Ladder/LadderKernelTest.*book*:LadderRunGpu.*:NestedLaunchFailu
 for tool in "${tools[@]}"; do
   log="$OUT/sanitize/$tool.log"
   start=$(date +%s)
-  "$sanitizer" --tool "$tool" --error-exitcode 97 --print-limit 20 "$tests" --gtest_brief=1 \
+  timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --error-exitcode 97 --print-limit 20 "$tests" --gtest_brief=1 \
       --gtest_filter="$must_be_clean" >"$log" 2>&1
   rc=$?
   errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+ error' "$log" | tail -1)
   verdict=clean
-  if [ "$rc" -ne 0 ]; then verdict="FINDINGS (exit $rc)"; failed=1; fi
+  if [ "$rc" -eq 124 ]; then verdict="TIMED OUT after ${SANITIZE_TIMEOUT:-300} s"; failed=1;
+  elif [ "$rc" -ne 0 ]; then verdict="FINDINGS (exit $rc)"; failed=1; fi
   echo "$tool: fixed kernels, production reduce, lessons: $verdict, ${errors:-no summary}, $(grep -E '^\[  (PASSED|FAILED)' "$log" | tr '\n' ' ') $(( $(date +%s) - start )) s" | tee -a "$summary"
 
   blog="$OUT/sanitize/$tool-book.log"
-  "$sanitizer" --tool "$tool" --print-limit 5 "$tests" --gtest_brief=1 --gtest_filter='Ladder/LadderKernelTest.*book*' >"$blog" 2>&1
+  timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --print-limit 5 "$tests" --gtest_brief=1 --gtest_filter='Ladder/LadderKernelTest.*book*' >"$blog" 2>&1
   echo "$tool: book ladder kernels: $(grep -Eo 'ERROR SUMMARY: [0-9]+ error.*' "$blog" | tail -1); kinds: $(grep -Eo '(Invalid __global__ [a-z]+|Race reported between [A-Za-z]+ access|Barrier error|Uninitialized __global__ memory read|[A-Z][a-z]+ hazard)' "$blog" | sort | uniq -c | tr '\n' ';')" | tee -a "$summary"
 done
 exit $failed
