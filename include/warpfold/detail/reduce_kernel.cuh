@@ -62,6 +62,20 @@ __device__ __forceinline__ T load_from_l2(const T* src) {
   return out;
 }
 
+// Stores a value for another SM to read, word by word like load_from_l2 reads it, so that the
+// padding bytes of a struct accumulator (key_value<int8_t> has 7) are written too.
+template <class T>
+__device__ __forceinline__ void store_words(T* dst, const T& value) {
+  if constexpr (sizeof(T) % 4 == 0) {
+    unsigned words[sizeof(T) / 4];
+    memcpy(words, &value, sizeof(T));
+#pragma unroll
+    for (unsigned w = 0; w < sizeof(T) / 4; ++w) reinterpret_cast<unsigned*>(dst)[w] = words[w];
+  } else {
+    *dst = value;
+  }
+}
+
 // A running fold that starts empty (no identity element is required of the operator).
 template <class Acc, class Op>
 struct fold {
@@ -150,7 +164,7 @@ __global__ void __launch_bounds__(reduce_policy::threads)
 
   const Acc block_total = block::reduce<kThreads>(f.acc, p.op, valid, storage);
   if (threadIdx.x == 0) {
-    p.partials[blockIdx.x] = block_total;
+    store_words(p.partials + blockIdx.x, block_total);
     // Release: this block's partial is visible before its ticket. Acquire: the last block sees
     // every partial whose ticket came before its own; the barrier below passes that on to the
     // block's other threads.
