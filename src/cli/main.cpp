@@ -6,6 +6,9 @@
 #include "cli/divergence_command.hpp"
 #include "cli/grid_command.hpp"
 #include "cli/info_command.hpp"
+#ifdef WARPFOLD_WITH_MULTIGPU  // multi-GPU (NCCL, MPI): built where NCCL was found
+#include "cli/multigpu_command.hpp"
+#endif
 
 #include <warpfold/error.hpp>
 
@@ -29,6 +32,10 @@ int main(int argc, char** argv) {
   std::vector<Command> commands{add_ladder_command(app, ladder),         add_bench_command(app, bench),
                                 add_nested_command(app, nested),         add_divergence_command(app, divergence),
                                 add_info_command(app, info),             add_grid_command(app, grid)};
+#ifdef WARPFOLD_WITH_MULTIGPU
+  MultigpuCommandOptions multigpu;
+  commands.push_back(add_multigpu_command(app, multigpu));
+#endif
 
   try {
     app.parse(argc, argv);

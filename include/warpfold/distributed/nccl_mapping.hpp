@@ -61,26 +61,17 @@ template <class Op>
 struct nccl_red_op {
   static constexpr bool supported = false;
 };
-template <>
-struct nccl_red_op<plus> {
-  static constexpr bool supported = true;
-  static constexpr ncclRedOp_t value = ncclSum;
-};
-template <>
-struct nccl_red_op<multiplies> {
-  static constexpr bool supported = true;
-  static constexpr ncclRedOp_t value = ncclProd;
-};
-template <>
-struct nccl_red_op<minimum> {
-  static constexpr bool supported = true;
-  static constexpr ncclRedOp_t value = ncclMin;
-};
-template <>
-struct nccl_red_op<maximum> {
-  static constexpr bool supported = true;
-  static constexpr ncclRedOp_t value = ncclMax;
-};
+#define WARPFOLD_NCCL_RED_OP(OP, NCCL_OP)               \
+  template <>                                           \
+  struct nccl_red_op<OP> {                              \
+    static constexpr bool supported = true;             \
+    static constexpr ncclRedOp_t value = NCCL_OP;       \
+  }
+WARPFOLD_NCCL_RED_OP(plus, ncclSum);
+WARPFOLD_NCCL_RED_OP(multiplies, ncclProd);
+WARPFOLD_NCCL_RED_OP(minimum, ncclMin);
+WARPFOLD_NCCL_RED_OP(maximum, ncclMax);
+#undef WARPFOLD_NCCL_RED_OP
 
 template <class Acc, class Op>
 inline constexpr bool nccl_can_combine_v = nccl_data_type<Acc>::supported && nccl_red_op<Op>::supported;
