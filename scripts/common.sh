@@ -21,6 +21,19 @@ have_header() {
   return 1
 }
 
+# MPI for `warpfold multigpu --mode mpi`: the compiler wrapper, the launcher and the header (Debian
+# keeps Open MPI's mpi.h under an architecture folder, not in /usr/include).
+have_mpi() {
+  command -v mpicxx >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 || return 1
+  local d
+  # shellcheck disable=SC2046  # one folder per word
+  for d in $(mpicxx --showme:incdirs 2>/dev/null) /usr/include /usr/include/*/openmpi /usr/lib/*/openmpi/include \
+           /usr/include/*/mpich; do
+    [ -e "$d/mpi.h" ] && return 0
+  done
+  return 1
+}
+
 # Installs what is missing, through apt-get (as root, or with sudo). A machine that already has
 # the tools and headers (from any source) installs nothing.
 install_deps() {
@@ -32,6 +45,7 @@ install_deps() {
   have_header gtest/gtest.h || pkgs+=(libgtest-dev)
   have_header CLI/CLI.hpp || pkgs+=(libcli11-dev)
   have_header nlohmann/json.hpp || pkgs+=(nlohmann-json3-dev)
+  have_mpi || pkgs+=(libopenmpi-dev openmpi-bin)
   [ ${#pkgs[@]} -eq 0 ] && return 0
   log "installing missing Debian packages: ${pkgs[*]}"
   local sudo=""

@@ -7,6 +7,9 @@
 #include "cli/fuzz_command.hpp"
 #include "cli/grid_command.hpp"
 #include "cli/info_command.hpp"
+#ifdef WARPFOLD_WITH_MULTIGPU  // multi-GPU (NCCL, MPI): built where NCCL was found
+#include "cli/multigpu_command.hpp"
+#endif
 
 #include <warpfold/error.hpp>
 
@@ -32,6 +35,10 @@ int main(int argc, char** argv) {
                                 add_nested_command(app, nested),         add_divergence_command(app, divergence),
                                 add_info_command(app, info),             add_grid_command(app, grid),
                                 add_fuzz_command(app, fuzz)};
+#ifdef WARPFOLD_WITH_MULTIGPU
+  MultigpuCommandOptions multigpu;
+  commands.push_back(add_multigpu_command(app, multigpu));
+#endif
 
   try {
     app.parse(argc, argv);

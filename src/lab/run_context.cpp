@@ -89,11 +89,19 @@ double RunContext::read_bandwidth_gbps() {
 }
 
 void RunContext::require_device_memory(size_t bytes, const std::string& what) const {
+  require_free_device_memory(device_->ordinal, bytes, what);
+}
+
+void require_free_device_memory(int ordinal, size_t bytes, const std::string& what) {
+  WARPFOLD_CUDA_CHECK(cudaSetDevice(ordinal));
   size_t free_bytes = 0, total = 0;
   WARPFOLD_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
   if (bytes > free_bytes) {
-    throw std::invalid_argument(what + " needs " + gib(double(bytes)) + " of device memory; " + device_->name +
-                                " has " + gib(double(free_bytes)) + " free of " + gib(double(total)));
+    cudaDeviceProp prop{};
+    WARPFOLD_CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));
+    throw std::invalid_argument(what + " needs " + gib(double(bytes)) + " of device memory; " + prop.name +
+                                (ordinal == 0 ? "" : " (GPU " + std::to_string(ordinal) + ")") + " has " +
+                                gib(double(free_bytes)) + " free of " + gib(double(total)));
   }
 }
 

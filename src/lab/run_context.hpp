@@ -45,4 +45,8 @@ class RunContext {
 // The line printed when a command runs without a CUDA device.
 std::string no_device_message(const std::string& reason);
 
+// Throws std::invalid_argument naming `what` and the device when device `ordinal` lacks `bytes` of
+// free memory (commands that use several GPUs check each one). Leaves `ordinal` current.
+void require_free_device_memory(int ordinal, size_t bytes, const std::string& what);
+
 }  // namespace warpfold::lab

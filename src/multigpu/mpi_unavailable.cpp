@@ -1,0 +1,16 @@
+// Stands in for the mpi set-up in a build without MPI.
+#include "multigpu/mpi_run.hpp"
+
+namespace warpfold::multigpu {
+
+bool mpi_mode_built() { return false; }
+
+MultigpuOutcome run_mpi(const MultigpuOptions&) {
+  MultigpuOutcome out;
+  out.stop = Stop::bad_arguments;
+  out.message = "this warpfold was built without MPI, so --mode mpi is not available: install MPI (Debian/Ubuntu: "
+                "apt-get install libopenmpi-dev openmpi-bin) and configure again";
+  return out;
+}
+
+}  // namespace warpfold::multigpu
