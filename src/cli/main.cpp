@@ -3,6 +3,7 @@
 #include "cli/command.hpp"
 #include "cli/ladder_command.hpp"
 #include "cli/nested_command.hpp"
+#include "cli/report_command.hpp"
 #include "cli/divergence_command.hpp"
 #include "cli/fuzz_command.hpp"
 #include "cli/grid_command.hpp"
@@ -31,10 +32,11 @@ int main(int argc, char** argv) {
   InfoCommandOptions info;
   GridCommandOptions grid;
   FuzzCommandOptions fuzz;
+  ReportCommandOptions report;
   std::vector<Command> commands{add_ladder_command(app, ladder),         add_bench_command(app, bench),
                                 add_nested_command(app, nested),         add_divergence_command(app, divergence),
                                 add_info_command(app, info),             add_grid_command(app, grid),
-                                add_fuzz_command(app, fuzz)};
+                                add_fuzz_command(app, fuzz),             add_report_command(app, report)};
 #ifdef WARPFOLD_WITH_MULTIGPU
   MultigpuCommandOptions multigpu;
   commands.push_back(add_multigpu_command(app, multigpu));

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Assembles `warpfold report`'s results.json into report.md, report.html and figures/*.png.
+
+    assemble_report.py RESULTS_JSON OUT_DIR [--no-plots]
+
+Each lesson becomes a section: its status, its figures (matplotlib) and its tables (the Markdown
+the lesson rendered itself). A lesson that failed gets a section saying so; the others are
+unaffected. Exit status 0 on success, 2 on unreadable input.
+"""
+import argparse
+import html
+import json
+import math
+import os
+import sys
+
+
+def rows(lesson, table_index=0):
+    report = lesson.get("report") or {}
+    tables = report.get("tables") or []
+    return tables[table_index]["rows"] if len(tables) > table_index else []
+
+
+def meta(lesson):
+    return (lesson.get("report") or {}).get("meta") or {}
+
+
+# --- figures: one function per lesson, each returns [(file name, caption)] ------------------
+
+def fig_ladder(plt, lesson, out):
+    gpu = [r for r in rows(lesson) if r.get("grid") is not None and isinstance(r.get("median_ms"), (int, float))]
+    if not gpu:
+        return []
+    kernels = list(dict.fromkeys(r["kernel"] for r in gpu))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
+    width = 0.4
+    for k, variant in enumerate(["book", "fixed"]):
+        vals = {r["kernel"]: r for r in gpu if r["variant"] == variant}
+        xs = [i + (k - 0.5) * width for i in range(len(kernels))]
+        ax1.bar(xs, [vals[n]["median_ms"] if n in vals else 0 for n in kernels], width, label=variant)
+        ax2.bar(xs, [(vals[n].get("speedup") or 0) if n in vals else 0 for n in kernels], width, label=variant)
+    for ax in (ax1, ax2):
+        ax.set_xticks(range(len(kernels)))
+        ax.set_xticklabels(kernels, rotation=40, ha="right", fontsize=8)
+        ax.legend()
+        ax.grid(axis="y", alpha=0.3)
+    ax1.set_yscale("log")
+    ax1.set_ylabel("median time (ms, log scale)")
+    ax1.set_title("time per kernel")
+    ax2.set_ylabel("speedup over reduceNeighbored (×)")
+    ax2.set_title("speedup")
+    m = meta(lesson)
+    fig.suptitle(f"reduction ladder, n = {m.get('n')}, block {m.get('block')}")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "ladder.png"), dpi=110)
+    plt.close(fig)
+    return [("ladder.png", "Time and speedup of every step of the ladder, book and fixed variants")]
+
+
+def fig_sweep(plt, lesson, out):
+    table = rows(lesson, 1)
+    if not table:
+        return []
+    blocks = [k for k in table[0] if k.startswith("ms_block_")]
+    labels = [f"{r['kernel']} ({r['variant']})" for r in table]
+    data = [[r.get(b) if isinstance(r.get(b), (int, float)) else math.nan for b in blocks] for r in table]
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(table) + 1.6))
+    im = ax.imshow(data, aspect="auto", cmap="viridis_r", norm=__import__("matplotlib").colors.LogNorm())
+    ax.set_xticks(range(len(blocks)))
+    ax.set_xticklabels([b.replace("ms_block_", "") for b in blocks])
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.set_xlabel("threads per block")
+    for i, row in enumerate(data):
+        for j, v in enumerate(row):
+            if not math.isnan(v):
+                ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=6, color="white")
+    fig.colorbar(im, ax=ax, label="median time (ms, log scale)")
+    ax.set_title("block-size sweep of the ladder (darker is faster)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "sweep.png"), dpi=110)
+    plt.close(fig)
+    return [("sweep.png", "Median time of every kernel at every block size")]
+
+
+def fig_divergence(plt, lesson, out):
+    table = rows(lesson)
+    if not table or not isinstance(table[0].get("o3_median_ms"), (int, float)):
+        return []
+    names = [r["kernel"] for r in table]
+    fig, ax = plt.subplots(figsize=(10, 4.2))
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], [r["o3_median_ms"] for r in table], 0.4, label="-O3 (optimised)")
+    ax.bar([x + 0.2 for x in xs], [r["g_median_ms"] for r in table], 0.4, label="-G (device debug)")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("median time (ms, log scale)")
+    ax.set_title("warp divergence: the same kernels in two builds")
+    ax.legend()
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "divergence.png"), dpi=110)
+    plt.close(fig)
+    return [("divergence.png", "Divergence shows only where the branches are long (the lab's maskKernel pair)")]
+
+
+def fig_grid(plt, lesson, out):
+    table = [r for r in rows(lesson) if isinstance(r.get("gbps"), (int, float))]
+    if not table:
+        return []
+    fig, ax = plt.subplots(figsize=(9, 4))
+    ax.bar([r["block"] for r in table], [r["gbps"] for r in table],
+           color=["tab:orange" if r.get("best") == "best" else "tab:blue" for r in table])
+    peak = meta(lesson).get("peak_read_gbps")
+    if peak:
+        ax.axhline(peak, color="gray", ls="--", label=f"measured read peak {peak:.0f} GB/s")
+        ax.legend()
+    ax.set_xlabel("block shape (x × y)")
+    ax.set_ylabel("effective bandwidth (GB/s)")
+    ax.set_title("sumMatrixOnGPU2D by block shape (orange: best)")
+    plt.setp(ax.get_xticklabels(), rotation=40, ha="right")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "grid.png"), dpi=110)
+    plt.close(fig)
+    return [("grid.png", "Bandwidth of the matrix sum for each block shape")]
+
+
+def fig_nested(plt, lesson, out):
+    table = [r for r in rows(lesson) if isinstance(r.get("median_ms"), (int, float))]
+    if not table:
+        return []
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    ax.bar([r["kernel"] for r in table], [r["median_ms"] for r in table], color="tab:purple")
+    ax.set_yscale("log")
+    ax.set_ylabel("median time (ms, log scale)")
+    ax.set_title("nested reduction: child launches cost")
+    for i, r in enumerate(table):
+        ax.text(i, r["median_ms"], f"{r.get('child_launches') or 0} launches", ha="center", va="bottom", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "nested.png"), dpi=110)
+    plt.close(fig)
+    return [("nested.png", "Time of each nested variant, with its device-side launches")]
+
+
+def fig_bench(plt, lesson, out):
+    table = [r for r in rows(lesson) if r.get("library") in ("warpfold", "cub", "thrust")]
+    if not table:
+        return []
+    m = meta(lesson)
+    peak = m.get("peak_read_gbps")
+    theoretical = (m.get("device") or {}).get("theoretical_gbps")
+    cases = list(dict.fromkeys((r["type"], r["op"]) for r in table))
+    cols = min(3, len(cases))
+    nrows = math.ceil(len(cases) / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.8 * nrows), squeeze=False)
+    for ax, (t, op) in zip(axes.flat, cases):
+        for lib, style in (("warpfold", "-o"), ("cub", "--s"), ("thrust", ":^")):
+            pts = sorted((r["n"], r["gbps"]) for r in table if r["type"] == t and r["op"] == op and r["library"] == lib)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=3, label=lib)
+        if peak:
+            ax.axhline(peak, color="gray", ls="--", lw=1, label="measured peak")
+        if theoretical:
+            ax.axhline(theoretical, color="black", ls="-.", lw=1, label="theoretical peak")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("n (elements, log scale)")
+        ax.set_ylabel("GB/s")
+        ax.set_title(f"{t} {op}")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(cases):]:
+        ax.axis("off")
+    fig.suptitle("device-wide reduce: bandwidth vs n")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "bench.png"), dpi=110)
+    plt.close(fig)
+    return [("bench.png", "warpfold::reduce, cub::DeviceReduce and thrust::reduce against the measured and theoretical peaks")]
+
+
+FIGURES = {"ladder": fig_ladder, "sweep": fig_sweep, "divergence": fig_divergence, "grid": fig_grid,
+           "nested": fig_nested, "bench": fig_bench}
+
+STATUS = {"ok": "ran on the GPU; every check passed",
+          "cpu-only": "no CUDA device: only the CPU part ran (the GPU sections need a CUDA device)",
+          "wrong": "ran, but a result that must be exact was WRONG (see the check column)",
+          "failed": "failed"}
+
+
+def assemble(doc, out, plots):
+    figdir = os.path.join(out, "figures")
+    os.makedirs(figdir, exist_ok=True)
+    plt = None
+    if plots:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # noqa: F811
+    m = doc.get("meta", {})
+    lines = ["# warpfold: chapter 3 measured on this machine", ""]
+    device = m.get("device") or f"no CUDA device ({m.get('no_device_reason', 'unknown reason')})"
+    lines += [f"Device: {device}. Date: {m.get('date')}. Commit: {m.get('commit')}.", ""]
+    if not m.get("device"):
+        lines += ["**The GPU sections need a CUDA device**: this report holds the CPU parts only.", ""]
+    lines += ["| lesson | status | seconds |", "|---|---|---|"]
+    for l in doc.get("lessons", []):
+        lines.append(f"| [{l['title']}](#{l['key']}) | {l['status']} | {l.get('seconds', 0):.1f} |")
+    lines.append("")
+    for l in doc.get("lessons", []):
+        lines += [f'<a id="{l["key"]}"></a>', f"## {l['title']}", ""]
+        status = STATUS.get(l["status"], l["status"])
+        if l["status"] == "failed":
+            status += f": {l.get('error', 'no message')}"
+        lines += [f"*Status: {status}.*", ""]
+        if plt is not None and l["status"] in ("ok", "wrong") and l["key"] in FIGURES:
+            try:
+                for name, caption in FIGURES[l["key"]](plt, l, figdir):
+                    lines += [f"![{caption}](figures/{name})", "", f"*{caption}.*", ""]
+            except Exception as e:  # a figure must not take the section's tables with it
+                lines += [f"*Figure not drawn: {e}*", ""]
+        lines += [l.get("markdown") or "", ""]
+    md = "\n".join(lines)
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(md)
+    with open(os.path.join(out, "report.html"), "w") as f:
+        f.write(to_html(md))
+
+
+def to_html(md):
+    try:
+        import markdown
+        body = markdown.markdown(md, extensions=["tables"])
+    except ImportError:  # readable without the markdown package, if plainer
+        body = "<pre>" + html.escape(md) + "</pre>"
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;line-height:1.4}"
+             "table{border-collapse:collapse;font-size:12px;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
+             "img{max-width:100%}")
+    return f"<!doctype html><html><head><meta charset='utf-8'><title>warpfold report</title><style>{style}</style></head><body>{body}</body></html>\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results")
+    ap.add_argument("out")
+    ap.add_argument("--no-plots", action="store_true")
+    a = ap.parse_args()
+    try:
+        with open(a.results) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"assemble_report: cannot read {a.results}: {e}", file=sys.stderr)
+        return 2
+    os.makedirs(a.out, exist_ok=True)
+    assemble(doc, a.out, not a.no_plots)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

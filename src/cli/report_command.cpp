@@ -1,0 +1,83 @@
+#include "cli/report_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
+#ifndef WARPFOLD_SOURCE_DIR
+#define WARPFOLD_SOURCE_DIR "."
+#endif
+
+namespace warpfold::cli {
+namespace {
+
+// The assembler turns results.json into report.md, report.html and the figures.
+std::string assembler_path() {
+  if (const char* p = std::getenv("WARPFOLD_REPORT_ASSEMBLER")) return p;
+  return std::string(WARPFOLD_SOURCE_DIR) + "/scripts/report/assemble_report.py";
+}
+
+// Runs `python3 ASSEMBLER results.json DIR` without a shell; returns its exit status, or -1 when
+// python3 could not be started.
+int run_assembler(const std::string& results, const std::string& dir, bool no_plots) {
+  std::vector<std::string> args{"python3", assembler_path(), results, dir};
+  if (no_plots) args.push_back("--no-plots");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+}  // namespace
+
+Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "report", "the whole chapter on this machine: every lesson, into DIR/report.md, report.html, results.json and figures");
+  sub->add_option("--out", o.out_dir, "output directory (created if missing)")->capture_default_str();
+  sub->add_flag("--quick", o.chapter.quick, "smaller sizes and fewer repetitions");
+  sub->add_flag("--no-plots", o.no_plots, "skip the figures (no matplotlib needed)");
+  return {sub, [&o]() {
+            namespace fs = std::filesystem;
+            std::error_code ec;
+            fs::create_directories(o.out_dir, ec);
+            if (ec || !fs::is_directory(o.out_dir)) {
+              throw std::invalid_argument("cannot create the output directory '" + o.out_dir + "': " + ec.message());
+            }
+            const nlohmann::json doc = chapter::run_lessons(chapter::chapter_lessons(o.chapter),
+                                                            [](const std::string& line) { std::cerr << "warpfold report " << line << "\n"; });
+            const std::string results = (fs::path(o.out_dir) / "results.json").string();
+            report::write_output(results, doc.dump(1) + "\n");
+            std::cerr << "warpfold report: raw numbers in " << results << "\n";
+            const int rc = run_assembler(results, o.out_dir, o.no_plots);
+            if (rc != 0) {
+              std::cerr << "warpfold report: could not assemble report.md/report.html from " << results
+                        << (rc < 0 ? " (python3 not found)" : " (assembler exit " + std::to_string(rc) + ")")
+                        << "; install python3 and python3-matplotlib, or pass --no-plots\n";
+              return int(kExitRuntimeError);
+            }
+            std::cerr << "warpfold report: " << (fs::path(o.out_dir) / "report.md").string() << " and report.html written\n";
+            bool failed = false, wrong = false, cpu_only = false;
+            for (const auto& l : doc["lessons"]) {
+              failed |= l["status"] == "failed";
+              wrong |= l["status"] == "wrong";
+              cpu_only |= l["status"] == "cpu-only";
+            }
+            if (failed) return int(kExitRuntimeError);
+            if (wrong) return int(kExitCheckFailed);
+            if (cpu_only) {
+              std::cerr << "warpfold report: no CUDA device: the GPU sections need one; the CPU sections were written\n";
+              return int(kExitNoDevice);
+            }
+            return int(kExitOk);
+          }};
+}
+
+}  // namespace warpfold::cli
