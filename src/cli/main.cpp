@@ -6,6 +6,7 @@
 #include "cli/divergence_command.hpp"
 #include "cli/grid_command.hpp"
 #include "cli/info_command.hpp"
+#include "cli/profile_command.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -26,9 +27,11 @@ int main(int argc, char** argv) {
   DivergenceCommandOptions divergence;
   InfoCommandOptions info;
   GridCommandOptions grid;
+  ProfileCommandOptions profile;
   std::vector<Command> commands{add_ladder_command(app, ladder),         add_bench_command(app, bench),
                                 add_nested_command(app, nested),         add_divergence_command(app, divergence),
-                                add_info_command(app, info),             add_grid_command(app, grid)};
+                                add_info_command(app, info),             add_grid_command(app, grid),
+                                add_profile_command(app, profile)};
 
   try {
     app.parse(argc, argv);
