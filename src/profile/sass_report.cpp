@@ -43,7 +43,9 @@ report::Report sass_report(const std::vector<SassFunction>& functions, const std
 std::string sass_listing_text(const std::vector<SassFunction>& functions, bool markdown) {
   std::string out;
   for (const SassFunction& f : functions) {
-    out += (markdown ? "### " : "== ") + qualified_name(f.name) + " (" + f.arch + ")\n";
+    // In Markdown the name goes in backticks: its template arguments (<512u>) would read as HTML.
+    out += markdown ? "### `" + qualified_name(f.name) + "` (" + f.arch + ")\n"
+                    : "== " + qualified_name(f.name) + " (" + f.arch + ")\n";
     out += markdown ? "\n```\n" : "";
     for (const SassInstruction& i : f.instructions) {
       if (!is_padding(i)) out += instruction_line(i) + "\n";
