@@ -38,6 +38,7 @@ std::string others(const SassSummary& s) {
   add(s.warp_reductions, "REDUX");
   add(s.atomics, "atomic");
   add(s.local_accesses, "local (LDL/STL)");
+  add(s.generic_accesses, "generic (LD/ST)");
   return text.empty() ? "-" : text;
 }
 
@@ -79,6 +80,8 @@ SassSummary summarize(const SassFunction& f) {
       ++s.atomics;
     } else if (op == "LDL" || op == "STL") {
       ++s.local_accesses;
+    } else if (op == "LD" || op == "ST") {
+      ++s.generic_accesses;
     } else if (op == "BRA" || op == "BRX" || op == "JMP" || op == "JMX") {
       ++s.branches;
     }

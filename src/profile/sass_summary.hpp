@@ -24,6 +24,7 @@ struct SassSummary {
   size_t warp_reductions = 0; // REDUX (__reduce_*_sync)
   size_t atomics = 0;         // ATOM, ATOMG, ATOMS, RED
   size_t local_accesses = 0;  // LDL, STL: register spills or local arrays
+  size_t generic_accesses = 0;  // LD, ST: an address space known only at run time (-G code uses them)
   size_t predicated = 0;      // guarded by a predicate (@P0, @!P1, @UP0), @PT not counted
   size_t branches = 0;        // BRA, BRX, JMP, JMX
 };
