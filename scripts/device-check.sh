@@ -58,8 +58,10 @@ if want profile; then
   for lesson in ladder divergence grid nested; do
     args=("$lesson")
     [ "$lesson" = ladder ] && args+=(--n '2^24')
+    # 2^16: 1024 device-side launches a run, in case ncu profiles each of them too
+    [ "$lesson" = nested ] && args+=(--n '2^16')
     "$bin" profile "${args[@]}" --format md --out "$results/profile-$lesson.md" \
-      --ncu-csv "$results/ncu-$lesson.csv" --timeout 300 2>"$results/profile-$lesson.err"
+      --ncu-csv "$results/ncu-$lesson.csv" --timeout 240 2>"$results/profile-$lesson.err"
     say "profile $lesson exit $? $(tail -2 "$results/profile-$lesson.err" | tr '\n' ' ')"
     cat "$results/profile-$lesson.md" >>"$summary" 2>/dev/null
   done

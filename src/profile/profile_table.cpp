@@ -3,6 +3,7 @@
 #include "profile/kernel_names.hpp"
 #include "profile/metric_units.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace warpfold::profile {
@@ -49,11 +50,23 @@ report::Table profile_table(const std::string& title, const std::vector<Profiled
   t.title = title;
   t.columns = profile_columns();
   std::vector<std::string> problems;
+  // Kernels no launch claims, by name: one note per name however many there are (device-side
+  // launches, were ncu to profile them, would be thousands).
+  struct Unclaimed {
+    std::string name;
+    long first_id;
+    size_t count;
+  };
+  std::vector<Unclaimed> unclaimed;
   size_t next = 0;  // the first of ncu's kernels not paired yet
   auto skipped = [&](size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) {
-      problems.push_back("ncu also profiled " + kernels[i].name + " (ID " + std::to_string(kernels[i].id) +
-                         "), which is no row of this table");
+      auto same = std::find_if(unclaimed.begin(), unclaimed.end(), [&](const Unclaimed& u) { return u.name == kernels[i].name; });
+      if (same == unclaimed.end()) {
+        unclaimed.push_back({kernels[i].name, kernels[i].id, 1});
+      } else {
+        ++same->count;
+      }
     }
   };
   for (const ProfiledLaunch& launch : launches) {
@@ -81,6 +94,11 @@ report::Table profile_table(const std::string& title, const std::vector<Profiled
     t.add_row(std::move(row));
   }
   skipped(next, kernels.size());
+  for (const Unclaimed& u : unclaimed) {
+    const std::string where = u.count == 1 ? " (ID " + std::to_string(u.first_id) + ")"
+                                           : " " + std::to_string(u.count) + " times (IDs from " + std::to_string(u.first_id) + ")";
+    problems.push_back("ncu also profiled " + u.name + where + ", which is no row of this table");
+  }
   t.notes.push_back(mapping_note());
   t.notes.insert(t.notes.end(), problems.begin(), problems.end());
   return t;

@@ -96,12 +96,16 @@ TEST(ProfileTable, KernelsOutsideTheManifestAreSkippedAndNamed) {
   const std::vector<NcuKernel> kernels{kernel(0, "stream_read(int4 const *, unsigned long, int *)"),
                                        kernel(1, "reduceInterleaved(int *, int *, unsigned int)"),
                                        kernel(2, "reduceUnrolling8(int *, int *, unsigned int)"),
-                                       kernel(3, "reduceUnrolling8(int *, int *, unsigned int)")};
+                                       kernel(3, "reduceUnrolling8(int *, int *, unsigned int)"),
+                                       kernel(4, "child(int *)"),
+                                       kernel(5, "child(int *)"),
+                                       kernel(6, "child(int *)")};
   const auto t = profile_table("x", launches, kernels, {});
   ASSERT_EQ(t.rows.size(), 2u);
   EXPECT_TRUE(any_note_has(t, "ncu also profiled stream_read(int4 const *, unsigned long, int *) (ID 0)"));
   EXPECT_TRUE(any_note_has(t, "(ID 3)"));
   EXPECT_FALSE(any_note_has(t, "(ID 1)"));
+  EXPECT_TRUE(any_note_has(t, "ncu also profiled child(int *) 3 times (IDs from 4)"));  // one note, not three
 }
 
 TEST(ProfileTable, ALaunchNcuDidNotProfileKeepsItsRowEmpty) {

@@ -20,16 +20,16 @@
 using nlohmann::json;
 using namespace warpfold::profile;
 
-namespace {
-
-#define WARPFOLD_REQUIRE_NCU()                                                  \
-  do {                                                                          \
-    try {                                                                       \
-      find_ncu(std::nullopt);                                                   \
-    } catch (const ProfileFailure& f) {                                         \
-      GTEST_SKIP() << "ncu not found, profile test not run: " << f.what();     \
-    }                                                                           \
+#define WARPFOLD_REQUIRE_NCU()                                              \
+  do {                                                                      \
+    try {                                                                   \
+      find_ncu(std::nullopt);                                               \
+    } catch (const ProfileFailure& f) {                                     \
+      GTEST_SKIP() << "ncu not found, profile test not run: " << f.what(); \
+    }                                                                       \
   } while (0)
+
+namespace {
 
 // `warpfold profile ARGS... --format json`, its JSON document; a failed run fails the test.
 json profile_json(std::vector<std::string> args) {
@@ -98,7 +98,7 @@ TEST(ProfileGpu, DivergenceAndGridProfileEveryRow) {
 TEST(ProfileGpu, NestedTopGridsAreProfiled) {
   WARPFOLD_REQUIRE_GPU();
   WARPFOLD_REQUIRE_NCU();
-  const json doc = profile_json({"nested", "--n", "2^14", "--block", "128"});
+  const json doc = profile_json({"nested", "--n", "2^12", "--block", "128"});
   ASSERT_TRUE(doc.is_object());
   const json& table = doc["tables"][0];
   ASSERT_EQ(table["rows"].size(), 4u);  // neighbored, nested, nestedNosync, nested2
