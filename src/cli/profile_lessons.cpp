@@ -4,6 +4,7 @@
 #include "lab/nested/nested_run.hpp"
 #include "lab/profile_pass.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 namespace warpfold::cli {
@@ -29,6 +30,18 @@ const report::Table& main_table(const report::Report& r) {
 
 std::string variants_arg(lab::VariantSelection v) {
   return v == lab::VariantSelection::book ? "book" : v == lab::VariantSelection::fixed ? "fixed" : "all";
+}
+
+// "--seed S" when the options hold one (the profile command always sets it).
+void append_seed(std::vector<std::string>& args, const std::optional<uint64_t>& seed) {
+  if (seed) args.insert(args.end(), {"--seed", std::to_string(*seed)});
+}
+
+// The rows of a lesson whose label is one column of its table.
+profile::TimedRows rows_labelled_by(const report::Report& r, const std::string& label_column) {
+  const report::Table& t = main_table(r);
+  const size_t label = column_index(t, label_column);
+  return timed_rows_of(t, [=](const std::vector<json>& row) { return text(row[label]); }, "median_ms", "check");
 }
 
 std::string shapes_arg(const std::vector<lab::BlockShape>& shapes) {
@@ -59,7 +72,7 @@ LessonProfile ladder_profile(const lab::LadderOptions& o) {
   p.lesson = "ladder";
   p.lesson_args = {"ladder", "--n", std::to_string(o.n), "--block", std::to_string(o.block), "--variants",
                    variants_arg(o.variants)};
-  if (o.seed) p.lesson_args.insert(p.lesson_args.end(), {"--seed", std::to_string(*o.seed)});
+  append_seed(p.lesson_args, o.seed);
   p.timed_run = [o] {
     lab::LadderOutcome run = lab::run_ladder(o);
     return lab::LabOutcome{std::move(run.report), run.gpu_ran, run.reference_failed};
@@ -99,13 +112,9 @@ LessonProfile grid_profile(const lab::GridOptions& o) {
   p.lesson = "grid";
   p.lesson_args = {"grid", "--nx", std::to_string(o.nx), "--ny", std::to_string(o.ny), "--blocks",
                    shapes_arg(o.shapes)};
-  if (o.seed) p.lesson_args.insert(p.lesson_args.end(), {"--seed", std::to_string(*o.seed)});
+  append_seed(p.lesson_args, o.seed);
   p.timed_run = [o] { return lab::run_grid(o); };
-  p.timed_rows = [](const report::Report& r) {
-    const report::Table& t = main_table(r);
-    const size_t block = column_index(t, "block");
-    return timed_rows_of(t, [=](const Row& row) { return text(row[block]); }, "median_ms", "check");
-  };
+  p.timed_rows = [](const report::Report& r) { return rows_labelled_by(r, "block"); };
   return p;
 }
 
@@ -114,16 +123,12 @@ LessonProfile nested_profile(const lab::NestedOptions& o) {
   LessonProfile p;
   p.lesson = "nested";
   p.lesson_args = {"nested", "--n", std::to_string(o.n), "--block", std::to_string(o.block)};
-  if (o.seed) p.lesson_args.insert(p.lesson_args.end(), {"--seed", std::to_string(*o.seed)});
+  append_seed(p.lesson_args, o.seed);
   p.timed_run = [o] {
     lab::NestedOutcome run = lab::run_nested(o);
     return lab::LabOutcome{std::move(run.report), run.gpu_ran, run.check_failed};
   };
-  p.timed_rows = [](const report::Report& r) {
-    const report::Table& t = main_table(r);
-    const size_t kernel = column_index(t, "kernel");
-    return timed_rows_of(t, [=](const Row& row) { return text(row[kernel]); }, "median_ms", "check");
-  };
+  p.timed_rows = [](const report::Report& r) { return rows_labelled_by(r, "kernel"); };
   return p;
 }
 

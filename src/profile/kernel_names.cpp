@@ -1,5 +1,7 @@
 #include "profile/kernel_names.hpp"
 
+#include "profile/text_lines.hpp"
+
 #include <cxxabi.h>
 
 #include <cctype>
@@ -28,12 +30,6 @@ size_t parameter_list(std::string_view s) {
     if (s[i] == '(' && depth == 0) return i;
   }
   return std::string_view::npos;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 std::string_view strip_trailing_digits(std::string_view s) {

@@ -2,25 +2,12 @@
 
 #include "profile/book_metrics.hpp"
 #include "profile/profile_failure.hpp"
+#include "profile/text_lines.hpp"
 
 namespace warpfold::profile {
 namespace {
 
 constexpr std::string_view kPermissionError = "ERR_NVGPUCTRPERM";
-
-std::vector<std::string> lines_of(std::string_view text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t eol = text.find('\n', start);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string line(text.substr(start, eol - start));
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    out.push_back(std::move(line));
-    start = eol + 1;
-  }
-  return out;
-}
 
 std::string permission_message() {
   return "ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM). Run the profile as root "
@@ -43,7 +30,7 @@ std::vector<std::string> ncu_argv(const NcuSettings& s, const std::vector<std::s
 }
 
 std::string last_lines(std::string_view text, size_t lines) {
-  const std::vector<std::string> all = lines_of(text);
+  const std::vector<std::string_view> all = text_lines(text);
   std::string out;
   for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) {
     if (!out.empty()) out += '\n';
@@ -55,8 +42,8 @@ std::string last_lines(std::string_view text, size_t lines) {
 std::vector<std::string> ncu_messages(std::string_view out, std::string_view err) {
   std::vector<std::string> found;
   for (std::string_view text : {err, out}) {
-    for (const std::string& line : lines_of(text)) {
-      if (line.rfind("==ERROR==", 0) == 0 || line.rfind("==WARNING==", 0) == 0) found.push_back(line);
+    for (std::string_view line : text_lines(text)) {
+      if (line.rfind("==ERROR==", 0) == 0 || line.rfind("==WARNING==", 0) == 0) found.emplace_back(line);
     }
   }
   return found;
@@ -104,10 +91,10 @@ std::string ncu_version(const std::string& ncu) {
   options.timeout_seconds = 30;
   const ProcessResult r = run_process({ncu, "--version"}, options);
   if (!r.ok()) return "";
-  for (const std::string& line : lines_of(r.out)) {
+  for (std::string_view line : text_lines(r.out)) {
     const size_t at = line.find("Version ");
-    if (at != std::string::npos) {
-      std::string v = line.substr(at + 8);
+    if (at != std::string_view::npos) {
+      std::string v(line.substr(at + 8));
       const size_t space = v.find(' ');
       return space == std::string::npos ? v : v.substr(0, space);
     }

@@ -1,32 +1,13 @@
 #include "profile/sass_listing.hpp"
 
 #include "profile/kernel_names.hpp"
+#include "profile/text_lines.hpp"
 
 #include <cctype>
 #include <cstdlib>
 
 namespace warpfold::profile {
 namespace {
-
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t eol = text.find('\n', start);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(start, eol - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    out.push_back(line);
-    start = eol + 1;
-  }
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool is_hex(std::string_view s) {
   if (s.empty()) return false;
@@ -75,7 +56,7 @@ std::string name_in_section(std::string_view entry) {
 
 std::vector<std::string> parse_function_list(std::string_view list_text) {
   std::vector<std::string> names;
-  for (std::string_view line : lines_of(list_text)) {
+  for (std::string_view line : text_lines(list_text)) {
     if (line.find("text section") == std::string_view::npos) continue;
     const size_t colon = line.find(" : ");
     if (colon == std::string_view::npos) continue;
@@ -89,7 +70,7 @@ std::vector<SassFunction> parse_sass_dump(std::string_view dump) {
   std::vector<SassFunction> functions;
   std::string arch;
   bool inside = false;
-  for (std::string_view line : lines_of(dump)) {
+  for (std::string_view line : text_lines(dump)) {
     const std::string_view t = trim(line);
     if (t.rfind("code for ", 0) == 0) {
       arch = std::string(trim(t.substr(9)));
