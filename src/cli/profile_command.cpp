@@ -156,16 +156,24 @@ Command add_profile_command(CLI::App& app, ProfileCommandOptions& o) {
                            "(profile --sass KERNEL)\n";
               return int(kExitUsageError);
             }
+            if (nested->parsed() && o.nested.hello_command->parsed()) {
+              std::cerr << "warpfold: error: `nested hello` prints, it is not profiled: use `profile nested`\n";
+              return int(kExitUsageError);
+            }
             try {
-              if (ladder->parsed()) return run_lesson_profile(ladder_profile(with_seed(resolved_ladder_options(o.ladder))), o.ncu, o.ladder.output);
-              if (divergence->parsed()) return run_lesson_profile(divergence_profile(o.divergence.lab), o.ncu, o.divergence.output);
-              if (grid->parsed()) return run_lesson_profile(grid_profile(with_seed(resolved_grid_options(o.grid))), o.ncu, o.grid.output);
+              if (ladder->parsed()) {
+                const LessonProfile lesson = ladder_profile(with_seed(resolved_ladder_options(o.ladder)));
+                return run_lesson_profile(lesson, o.ncu, o.ladder.output);
+              }
+              if (divergence->parsed()) {
+                return run_lesson_profile(divergence_profile(o.divergence.lab), o.ncu, o.divergence.output);
+              }
+              if (grid->parsed()) {
+                return run_lesson_profile(grid_profile(with_seed(resolved_grid_options(o.grid))), o.ncu, o.grid.output);
+              }
               if (nested->parsed()) {
-                if (o.nested.hello_command->parsed()) {
-                  std::cerr << "warpfold: error: `nested hello` prints, it is not profiled: use `profile nested`\n";
-                  return int(kExitUsageError);
-                }
-                return run_lesson_profile(nested_profile(with_seed(resolved_nested_options(o.nested))), o.ncu, o.nested.output);
+                const LessonProfile lesson = nested_profile(with_seed(resolved_nested_options(o.nested)));
+                return run_lesson_profile(lesson, o.ncu, o.nested.output);
               }
               return run_sass(o.sass);
             } catch (const profile::ProfileFailure& f) {
