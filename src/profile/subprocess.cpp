@@ -96,6 +96,37 @@ bool drain(int fd, std::string& sink, size_t limit, bool& truncated) {
   return true;
 }
 
+// The child runs in its own process group, so a Ctrl-C at the terminal reaches only warpfold:
+// while a child runs, SIGINT and SIGTERM are caught, the child's group is killed, and the signal is
+// raised again once the child is gone.
+volatile sig_atomic_t g_signal = 0;
+
+void note_signal(int sig) { g_signal = sig; }
+
+class ForwardInterrupts {
+ public:
+  ForwardInterrupts() {
+    g_signal = 0;
+    struct sigaction sa{};
+    sa.sa_handler = note_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: poll() returns EINTR and the loop sees the signal
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ForwardInterrupts(const ForwardInterrupts&) = delete;
+  ForwardInterrupts& operator=(const ForwardInterrupts&) = delete;
+  ~ForwardInterrupts() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+    if (g_signal) ::raise(g_signal);  // as if it had arrived now: the caller's own handling applies
+  }
+  static bool interrupted() { return g_signal != 0; }
+
+ private:
+  struct sigaction old_int_{}, old_term_{};
+};
+
 int wait_for(pid_t pid) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -129,6 +160,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     r.start_error = std::string("pipe: ") + std::strerror(errno);
     return r;
   }
+  const ForwardInterrupts forward;
   const pid_t pid = ::fork();
   if (pid < 0) {
     r.start_error = std::string("fork: ") + std::strerror(errno);
@@ -156,15 +188,17 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(limited ? options.timeout_seconds : 0));
   bool out_open = true, err_open = true;
-  while (out_open || err_open) {
-    int wait_ms = -1;
+  while ((out_open || err_open) && !ForwardInterrupts::interrupted()) {
+    // Short waits: a signal handled on another thread interrupts no poll() here, so the flag is
+    // looked at every quarter second.
+    int wait_ms = 250;
     if (limited) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) {
         r.timed_out = true;
         break;
       }
-      wait_ms = int(std::min<long long>(left, 1000));
+      wait_ms = int(std::min<long long>(left, wait_ms));
     }
     pollfd fds[2] = {{out_open ? out.read.get() : -1, POLLIN, 0}, {err_open ? err.read.get() : -1, POLLIN, 0}};
     const int ready = ::poll(fds, 2, wait_ms);
@@ -177,7 +211,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       err_open = drain(err.read.get(), r.err, options.max_output_bytes, r.truncated);
     }
   }
-  if (r.timed_out || out_open || err_open) {
+  if (r.timed_out || out_open || err_open || ForwardInterrupts::interrupted()) {
     ::kill(-pid, SIGKILL);  // the whole group: ncu and the program it runs
     ::kill(pid, SIGKILL);
   }

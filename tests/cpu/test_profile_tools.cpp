@@ -10,12 +10,14 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 using namespace warpfold::profile;
 using warpfold::testing::read_test_data;
@@ -98,6 +100,31 @@ TEST(Subprocess, TheTimeLimitEndsTheProgramAndWhatItStarted) {
   EXPECT_TRUE(r.timed_out);
   EXPECT_LT(seconds, 10);  // the background sleep held the pipes too: it was killed with its group
   EXPECT_NE(r.describe(0.5).find("timed out"), std::string::npos);
+}
+
+namespace {
+volatile sig_atomic_t g_test_interrupts = 0;
+void count_interrupt(int) { g_test_interrupts = g_test_interrupts + 1; }
+}  // namespace
+
+TEST(Subprocess, AnInterruptEndsTheChildThenReachesTheCaller) {
+  struct sigaction mine{}, old{};
+  mine.sa_handler = count_interrupt;
+  sigemptyset(&mine.sa_mask);
+  ::sigaction(SIGINT, &mine, &old);
+  g_test_interrupts = 0;
+  std::thread ctrl_c([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(::getpid(), SIGINT);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const ProcessResult r = run_process({"/bin/sh", "-c", "sleep 30"});  // no time limit
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ctrl_c.join();
+  ::sigaction(SIGINT, &old, nullptr);
+  EXPECT_LT(seconds, 10);
+  EXPECT_FALSE(r.exited);  // killed
+  EXPECT_EQ(g_test_interrupts, 1);  // and the interrupt was passed on to the caller's handler
 }
 
 TEST(Subprocess, OutputBeyondTheLimitIsDroppedNotBlocking) {
