@@ -39,7 +39,7 @@ void add_ncu_options(CLI::App& sub, NcuCliOptions& o) {
                  "base: ncu locks the clocks to base while it measures (comparable counters); none: clocks float")
       ->check(CLI::IsMember({"base", "none"}))
       ->capture_default_str();
-  sub.add_option("--ncu-csv", o.csv_out, "also write ncu's raw output (its CSV) to FILE");
+  sub.add_option("--ncu-csv", o.csv_out, "also write ncu's raw output (its CSV) to FILE")->check(output_file_check());
 }
 
 nlohmann::json metric_mapping() {

@@ -67,6 +67,7 @@ TEST(ProfileCli, TheProfiledRunRepeatsEachLessonsOptions) {
 TEST(ProfileCli, BadValuesAreRejectedBeforeAnythingRuns) {
   EXPECT_NE(parse_command_error(cli::add_profile_command, "profile", {"ladder", "--clock-control", "max"}), "");
   EXPECT_NE(parse_command_error(cli::add_profile_command, "profile", {"ladder", "--timeout", "0"}), "");
+  EXPECT_NE(parse_command_error(cli::add_profile_command, "profile", {"ladder", "--ncu-csv", "/nonexistent/x.csv"}), "");
   EXPECT_NE(parse_command_error(cli::add_profile_command, "profile", {"--sass", "k", "--variant", "other"}), "");
   EXPECT_NE(parse_command_error(cli::add_profile_command, "profile", {"--sass", "k", "--binary", "/nonexistent"}), "");
   auto p = parse_profile({"ladder", "--block-sweep"});
