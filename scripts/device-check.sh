@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
 #   scripts/device-check.sh [STAGE...]
-#   stages: tests ladder sweep divergence info grid nested bench (default: all of them)
+#   stages: tests ladder sweep divergence info grid nested bench profile (default: all of them)
 # Prints a short summary last; summary.txt, the test logs and results.tgz (every command's JSON
 # and Markdown) go to $OUT (or ./device-out without it).
 # A copy of the tree without .git learns its commit from .commit (git rev-parse --short=12 HEAD > .commit).
@@ -12,7 +12,7 @@ mkdir -p "$OUT"
 results="$OUT/results"
 mkdir -p "$results"
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep divergence info grid nested bench)
+[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep divergence info grid nested bench profile)
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
@@ -50,6 +50,28 @@ if want nested; then "$bin" nested hello 2>&1 | tee -a "$summary"; fi
 if want bench; then
   "$bin" bench --format json --out "$results/bench.json"; say "bench exit $?"
   python3 "$WARPFOLD_ROOT/scripts/bench_summary.py" "$results/bench.json" 2>&1 | tee -a "$summary"
+fi
+# profiler
+# Each lesson under Nsight Compute (the book's nvprof tables), ncu's raw CSV kept beside them (the
+# captures that replace tests/data/ncu's samples), and the SASS behind the ladder's open questions.
+if want profile; then
+  for lesson in ladder divergence grid nested; do
+    args=("$lesson")
+    [ "$lesson" = ladder ] && args+=(--n '2^24')
+    # 2^16: 1024 device-side launches a run, in case ncu profiles each of them too
+    [ "$lesson" = nested ] && args+=(--n '2^16')
+    "$bin" profile "${args[@]}" --format md --out "$results/profile-$lesson.md" \
+      --ncu-csv "$results/ncu-$lesson.csv" --timeout 240 2>"$results/profile-$lesson.err"
+    say "profile $lesson exit $? $(tail -2 "$results/profile-$lesson.err" | tr '\n' ' ')"
+    cat "$results/profile-$lesson.md" >>"$summary" 2>/dev/null
+  done
+  for kernel in reduceInterleaved reduceNeighboredLess reduceNeighbored reduceUnrollWarps8 \
+                reduceCompleteUnrollWarps8 'reduceCompleteUnroll<512>'; do
+    name="sass-${kernel//[<>]/_}"
+    "$bin" profile --sass "$kernel" --format md --out "$results/$name.md" 2>&1 | tee -a "$summary"
+    say "sass $kernel exit ${PIPESTATUS[0]}"
+    "$bin" profile --sass "$kernel" --summary-only --format md 2>/dev/null | grep '^|' >>"$summary"
+  done
 fi
 tar -C "$OUT" -czf "$OUT/results.tgz" results && rm -rf "$results"
 say "== done in $(( $(date +%s) - start )) s"

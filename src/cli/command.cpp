@@ -6,21 +6,24 @@
 
 namespace warpfold::cli {
 
+CLI::Validator output_file_check() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        const auto parent = std::filesystem::path(path).parent_path();
+        if (path.empty() || std::filesystem::is_directory(path)) return "'" + path + "' is not a file name";
+        if (!parent.empty() && !std::filesystem::is_directory(parent)) {
+          return "directory '" + parent.string() + "' does not exist";
+        }
+        return {};
+      },
+      "FILE");
+}
+
 void add_output_options(CLI::App& sub, OutputOptions& out) {
   sub.add_option("--format", out.format, "output format")
       ->check(CLI::IsMember(report::format_names()))
       ->capture_default_str();
-  sub.add_option("--out", out.out, "write the output to FILE instead of stdout")
-      ->check(CLI::Validator(
-          [](std::string& path) -> std::string {
-            const auto parent = std::filesystem::path(path).parent_path();
-            if (path.empty() || std::filesystem::is_directory(path)) return "'" + path + "' is not a file name";
-            if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-              return "directory '" + parent.string() + "' does not exist";
-            }
-            return {};
-          },
-          "FILE"));
+  sub.add_option("--out", out.out, "write the output to FILE instead of stdout")->check(output_file_check());
 }
 
 void emit(const report::Report& report, const OutputOptions& out) {

@@ -17,6 +17,8 @@ enum ExitCode : int {
   kExitUsageError = 2,    // bad flags or values: nothing was run
   kExitNoDevice = 3,      // no CUDA device: only the CPU parts ran
   kExitCheckFailed = 4,   // a result that must be exact (fixed kernels, CPU references) was wrong
+  kExitToolMissing = 5,   // `profile`: ncu or cuobjdump not found
+  kExitNoCounterPermission = 6,  // `profile`: ncu may not read the GPU's counters (ERR_NVGPUCTRPERM)
 };
 
 // A registered subcommand: its CLI11 node and what to run when it was chosen.
@@ -31,6 +33,9 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& sub, OutputOptions& out);
+
+// CLI11 check: a file name whose directory exists (for --out and other files a command writes).
+CLI::Validator output_file_check();
 
 // Renders and writes the report as the user asked.
 void emit(const report::Report& report, const OutputOptions& out);

@@ -1,6 +1,8 @@
 #include "cli/divergence_command.hpp"
 
 #include "cli/lab_finish.hpp"
+#include "cli/profile_pass_option.hpp"
+#include "lab/profile_pass.hpp"
 
 namespace warpfold::cli {
 
@@ -13,7 +15,13 @@ Command add_divergence_command(CLI::App& app, DivergenceCommandOptions& o) {
   add_block_option(*sub, o.lab.block);
   add_reps_option(*sub, o.lab.reps, "per kernel and build");
   add_output_options(*sub, o.output);
-  return {sub, [&o]() { return finish(lab::run_divergence(o.lab), o.output); }};
+  add_profile_pass_option(*sub, o.profile_pass);
+  return {sub, [&o]() {
+            if (!o.profile_pass.empty()) {
+              return run_profile_pass([&] { return lab::divergence_profile_pass(o.lab); }, o.profile_pass);
+            }
+            return finish(lab::run_divergence(o.lab), o.output);
+          }};
 }
 
 }  // namespace warpfold::cli

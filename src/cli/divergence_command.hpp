@@ -7,6 +7,7 @@ namespace warpfold::cli {
 struct DivergenceCommandOptions {
   lab::DivergenceOptions lab;
   OutputOptions output;
+  std::string profile_pass;  // hidden --profile-pass FILE (see profile_pass_option.hpp)
 };
 
 // Registers `warpfold divergence` on `app`; `opts` receives the parsed values.

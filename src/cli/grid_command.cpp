@@ -1,6 +1,8 @@
 #include "cli/grid_command.hpp"
 
 #include "cli/lab_finish.hpp"
+#include "cli/profile_pass_option.hpp"
+#include "lab/profile_pass.hpp"
 
 namespace warpfold::cli {
 
@@ -25,13 +27,23 @@ Command add_grid_command(CLI::App& app, GridCommandOptions& o) {
   sub->add_option("--blocks", o.blocks, "block shapes, e.g. 32x32,64x2 (default: the book's 15 shapes)")
       ->check(block_shapes_check());
   add_reps_option(*sub, o.lab.reps, "per shape");
-  CLI::Option* seed = sub->add_option("--seed", o.seed, "seed of the random matrices (default: fresh each run)");
+  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random matrices (default: fresh each run)");
   add_output_options(*sub, o.output);
-  return {sub, [&o, seed]() {
-            if (!o.blocks.empty()) o.lab.shapes = lab::parse_block_shapes(o.blocks);
-            if (seed->count()) o.lab.seed = o.seed;
+  add_profile_pass_option(*sub, o.profile_pass);
+  return {sub, [&o]() {
+            o.lab = resolved_grid_options(o);
+            if (!o.profile_pass.empty()) {
+              return run_profile_pass([&] { return lab::grid_profile_pass(o.lab); }, o.profile_pass);
+            }
             return finish(lab::run_grid(o.lab), o.output);
           }};
+}
+
+lab::GridOptions resolved_grid_options(const GridCommandOptions& o) {
+  lab::GridOptions lab = o.lab;
+  if (!o.blocks.empty()) lab.shapes = lab::parse_block_shapes(o.blocks);
+  if (o.seed_option && o.seed_option->count()) lab.seed = o.seed;
+  return lab;
 }
 
 }  // namespace warpfold::cli

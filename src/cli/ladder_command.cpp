@@ -1,5 +1,8 @@
 #include "cli/ladder_command.hpp"
 
+#include "cli/profile_pass_option.hpp"
+#include "lab/profile_pass.hpp"
+
 #include <iostream>
 
 namespace warpfold::cli {
@@ -16,14 +19,15 @@ Command add_ladder_command(CLI::App& app, LadderCommandOptions& o) {
       ->check(CLI::IsMember({"book", "fixed", "all"}))
       ->capture_default_str();
   sub->add_flag("--block-sweep", o.lab.block_sweep, "time every block size 64..1024 and report the best per kernel");
-  CLI::Option* seed = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
+  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
   add_output_options(*sub, o.output);
+  add_profile_pass_option(*sub, o.profile_pass);
 
-  return {sub, [&o, seed]() {
-            o.lab.variants = o.variants == "book"    ? lab::VariantSelection::book
-                             : o.variants == "fixed" ? lab::VariantSelection::fixed
-                                                     : lab::VariantSelection::all;
-            if (seed->count()) o.lab.seed = o.seed;
+  return {sub, [&o]() {
+            o.lab = resolved_ladder_options(o);
+            if (!o.profile_pass.empty()) {
+              return run_profile_pass([&] { return lab::ladder_profile_pass(o.lab); }, o.profile_pass);
+            }
             const lab::LadderOutcome outcome = lab::run_ladder(o.lab);
             emit(outcome.report, o.output);
             if (outcome.reference_failed) {
@@ -37,6 +41,15 @@ Command add_ladder_command(CLI::App& app, LadderCommandOptions& o) {
             }
             return int(kExitOk);
           }};
+}
+
+lab::LadderOptions resolved_ladder_options(const LadderCommandOptions& o) {
+  lab::LadderOptions lab = o.lab;
+  lab.variants = o.variants == "book"    ? lab::VariantSelection::book
+                 : o.variants == "fixed" ? lab::VariantSelection::fixed
+                                         : lab::VariantSelection::all;
+  if (o.seed_option && o.seed_option->count()) lab.seed = o.seed;
+  return lab;
 }
 
 }  // namespace warpfold::cli

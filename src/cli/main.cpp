@@ -11,6 +11,7 @@
 #ifdef WARPFOLD_WITH_MULTIGPU  // multi-GPU (NCCL, MPI): built where NCCL was found
 #include "cli/multigpu_command.hpp"
 #endif
+#include "cli/profile_command.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -31,12 +32,14 @@ int main(int argc, char** argv) {
   DivergenceCommandOptions divergence;
   InfoCommandOptions info;
   GridCommandOptions grid;
+  ProfileCommandOptions profile;
   FuzzCommandOptions fuzz;
   ReportCommandOptions report;
   std::vector<Command> commands{add_ladder_command(app, ladder),         add_bench_command(app, bench),
                                 add_nested_command(app, nested),         add_divergence_command(app, divergence),
                                 add_info_command(app, info),             add_grid_command(app, grid),
-                                add_fuzz_command(app, fuzz),             add_report_command(app, report)};
+                                add_fuzz_command(app, fuzz),             add_report_command(app, report),
+                                add_profile_command(app, profile)};
 #ifdef WARPFOLD_WITH_MULTIGPU
   MultigpuCommandOptions multigpu;
   commands.push_back(add_multigpu_command(app, multigpu));

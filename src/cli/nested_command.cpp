@@ -1,6 +1,8 @@
 #include "cli/nested_command.hpp"
 
+#include "cli/profile_pass_option.hpp"
 #include "lab/nested/nested_run.hpp"
+#include "lab/profile_pass.hpp"
 
 #include <iostream>
 
@@ -12,8 +14,11 @@ int no_device_exit(const std::string& reason) {
   return kExitNoDevice;
 }
 
-int run_table(NestedCommandOptions& o, const CLI::Option* seed) {
-  if (seed->count()) o.lab.seed = o.seed;
+int run_table(NestedCommandOptions& o) {
+  o.lab = resolved_nested_options(o);
+  if (!o.profile_pass.empty()) {
+    return run_profile_pass([&] { return lab::nested_profile_pass(o.lab); }, o.profile_pass);
+  }
   const lab::NestedOutcome outcome = lab::run_nested(o.lab);
   emit(outcome.report, o.output);
   if (outcome.check_failed) {
@@ -47,8 +52,9 @@ Command add_nested_command(CLI::App& app, NestedCommandOptions& o) {
       ->check(block_size_check())
       ->capture_default_str();
   sub->add_option("--reps", o.lab.reps, "timed repetitions per row")->check(CLI::Range(1, 100000))->capture_default_str();
-  CLI::Option* seed = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
+  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
   add_output_options(*sub, o.output);
+  add_profile_pass_option(*sub, o.profile_pass);
 
   CLI::App* hello = sub->add_subcommand("hello", "the seed's nestedHelloWorld: each grid prints, then launches one of half the size");
   hello->add_option("--grid", o.hello.grid, "blocks of the top grid")
@@ -58,7 +64,14 @@ Command add_nested_command(CLI::App& app, NestedCommandOptions& o) {
       ->check(CLI::Range(1u, lab::kHelloMaxBlock))
       ->capture_default_str();
 
-  return {sub, [&o, seed, hello]() { return hello->parsed() ? run_hello(o) : run_table(o, seed); }};
+  o.hello_command = hello;
+  return {sub, [&o, hello]() { return hello->parsed() ? run_hello(o) : run_table(o); }};
+}
+
+lab::NestedOptions resolved_nested_options(const NestedCommandOptions& o) {
+  lab::NestedOptions lab = o.lab;
+  if (o.seed_option && o.seed_option->count()) lab.seed = o.seed;
+  return lab;
 }
 
 }  // namespace warpfold::cli

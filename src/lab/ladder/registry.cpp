@@ -2,6 +2,7 @@
 
 #include <iterator>
 #include <stdexcept>
+#include <string>
 
 namespace warpfold::lab {
 
@@ -73,6 +74,13 @@ std::vector<const LadderKernel*> select_kernels(VariantSelection selection) {
     }
   }
   return out;
+}
+
+const LadderKernel& find_ladder_kernel(std::string_view name, Variant variant) {
+  for (const LadderKernel& k : ladder_kernels()) {
+    if (k.name == name && k.variant == variant) return k;
+  }
+  throw std::logic_error("the ladder registry has no " + std::string(name) + " (" + std::string(to_string(variant)) + ")");
 }
 
 }  // namespace warpfold::lab

@@ -42,6 +42,9 @@ bool book_assumptions_hold(const LadderKernel& k, uint64_t n, unsigned block);
 const std::vector<LadderKernel>& ladder_kernels();
 std::vector<const LadderKernel*> select_kernels(VariantSelection selection);
 
+// The registry's entry for a step and variant; throws std::logic_error when there is none.
+const LadderKernel& find_ladder_kernel(std::string_view name, Variant variant);
+
 // Launch functions in ladder order (the order of the steps in registry.cpp), one list per
 // translation unit of kernels.
 std::vector<LadderLaunch> book_ladder_launches();

@@ -37,12 +37,7 @@ std::vector<report::Column> nested_columns() {
 }
 
 // The neighbored row runs the ladder's fixed reduceNeighbored (exact for every n).
-const LadderKernel& neighbored_kernel() {
-  for (const LadderKernel& k : ladder_kernels()) {
-    if (k.name == "reduceNeighbored" && k.variant == Variant::fixed) return k;
-  }
-  throw std::logic_error("the ladder registry has no fixed reduceNeighbored");
-}
+const LadderKernel& neighbored_kernel() { return find_ladder_kernel("reduceNeighbored", Variant::fixed); }
 
 json timing_cell(bool timed, double value) { return timed ? json(value) : json(nullptr); }
 

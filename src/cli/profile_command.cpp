@@ -1,0 +1,186 @@
+#include "cli/profile_command.hpp"
+
+#include "cli/profile_lessons.hpp"
+#include "harness/random_data.hpp"
+#include "profile/book_metrics.hpp"
+#include "profile/profile_failure.hpp"
+#include "profile/profile_session.hpp"
+#include "profile/sass_lookup.hpp"
+#include "profile/sass_report.hpp"
+#include "profile/tool_locate.hpp"
+
+#include <iostream>
+#include <optional>
+
+namespace warpfold::cli {
+namespace {
+
+using profile::FailureKind;
+
+int exit_code(FailureKind kind) {
+  switch (kind) {
+    case FailureKind::tool_missing: return kExitToolMissing;
+    case FailureKind::no_counter_permission: return kExitNoCounterPermission;
+    case FailureKind::no_device: return kExitNoDevice;
+    case FailureKind::bad_request: return kExitUsageError;
+    case FailureKind::tool_failed: break;
+  }
+  return kExitRuntimeError;
+}
+
+std::optional<std::string> given(const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); }
+
+void add_ncu_options(CLI::App& sub, NcuCliOptions& o) {
+  sub.add_option("--ncu", o.ncu, "the ncu executable (default: PATH, $CUDA_HOME/bin, /usr/local/cuda, /opt/nvidia/nsight-compute)");
+  sub.add_option("--timeout", o.timeout_seconds, "seconds the ncu session may take before it is ended")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  sub.add_option("--clock-control", o.clock_control,
+                 "base: ncu locks the clocks to base while it measures (comparable counters); none: clocks float")
+      ->check(CLI::IsMember({"base", "none"}))
+      ->capture_default_str();
+  sub.add_option("--ncu-csv", o.csv_out, "also write ncu's raw output (its CSV) to FILE")->check(output_file_check());
+}
+
+nlohmann::json metric_mapping() {
+  nlohmann::json m = nlohmann::json::object();
+  for (const profile::BookMetric& b : profile::book_metrics()) m[std::string(b.book)] = b.ncu;
+  return m;
+}
+
+int run_lesson_profile(const LessonProfile& lesson, const NcuCliOptions& o, const OutputOptions& output) {
+  profile::NcuSettings settings;
+  settings.ncu = profile::find_ncu(given(o.ncu));
+  settings.clock_control = o.clock_control;
+  settings.timeout_seconds = o.timeout_seconds;
+  profile::require_cuda_device();
+  const std::string version = profile::ncu_version(settings.ncu);
+
+  std::vector<std::string> program{profile::self_executable()};
+  program.insert(program.end(), lesson.lesson_args.begin(), lesson.lesson_args.end());
+  const profile::ProfiledProgram profiled = profile::profile_program(settings, program);
+  if (!o.csv_out.empty()) report::write_output(o.csv_out, profiled.ncu.output);
+
+  const lab::LabOutcome timed = lesson.timed_run();
+  report::Report r;
+  r.preamble.push_back("warpfold profile " + lesson.lesson + ": each kernel launched once under Nsight Compute " +
+                       (version.empty() ? "" : version + " ") + "(" + settings.ncu + "), clock control " +
+                       settings.clock_control + "; times from the lesson's CUDA-event run");
+  r.preamble.insert(r.preamble.end(), timed.report.preamble.begin(), timed.report.preamble.end());
+  r.meta["command"] = "profile " + lesson.lesson;
+  r.meta["ncu"] = {{"path", settings.ncu},
+                   {"version", version},
+                   {"clock_control", settings.clock_control},
+                   {"exit", profiled.ncu.process.describe()},
+                   {"metrics", metric_mapping()}};
+  r.meta["profiled_run"] = lesson.lesson_args;
+  r.meta["timed_run"] = timed.report.meta;
+
+  report::Table table = profile::profile_table(lesson.lesson + ": the book's nvprof metrics, measured with Nsight Compute",
+                                               profiled.launches.launches(), profiled.ncu.kernels,
+                                               lesson.timed_rows(timed.report));
+  table.notes.insert(table.notes.begin(),
+                     "time ms: median CUDA-event time of the lesson's timed run (same options, same input); "
+                     "ncu ms: ncu's duration of its replay of the single profiled launch, with clock control " +
+                         settings.clock_control);
+  if (!profiled.ncu.process.ok()) table.notes.push_back("ncu ended with " + profiled.ncu.process.describe());
+  for (const std::string& m : profiled.ncu.messages) table.notes.push_back("ncu: " + m);
+  r.tables.push_back(std::move(table));
+  emit(r, output);
+  if (timed.check_failed) {
+    std::cerr << "warpfold: a kernel's output was WRONG in the timed run (see the check column)\n";
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+int run_sass(const SassCliOptions& o) {
+  const std::string cuobjdump = profile::find_cuobjdump(given(o.cuobjdump));
+  const std::string binary = o.binary.empty() ? profile::self_executable() : o.binary;
+  const auto functions = profile::load_sass(cuobjdump, binary, {o.kernel, o.variant});
+  const report::Format format = *report::parse_format(o.output.format);
+  const bool text_listing = !o.summary_only && (format == report::Format::table || format == report::Format::md);
+  std::string text = text_listing ? profile::sass_listing_text(functions, format == report::Format::md) : "";
+  const bool json_listing = !o.summary_only && format == report::Format::json;
+  text += report::render(profile::sass_report(functions, o.kernel, binary, cuobjdump, json_listing), format);
+  report::write_output(o.output.out, text);
+  return kExitOk;
+}
+
+// Registers a lesson's profile subcommand: the lesson's own options (registered by its command)
+// plus the ncu session's.
+CLI::App* add_lesson(CLI::App* lesson_app, NcuCliOptions& ncu, const std::string& what) {
+  lesson_app->description("profile " + what + " with Nsight Compute: the book's nvprof metrics per kernel");
+  add_ncu_options(*lesson_app, ncu);
+  return lesson_app;
+}
+
+// The seed both runs use: the one given, else one drawn now.
+template <class LabOptions>
+LabOptions with_seed(LabOptions o) {
+  if (!o.seed) o.seed = harness::fresh_seed();
+  return o;
+}
+
+}  // namespace
+
+Command add_profile_command(CLI::App& app, ProfileCommandOptions& o) {
+  CLI::App* sub = app.add_subcommand(
+      "profile", "the book's nvprof tables with Nsight Compute (profile LESSON), the SASS behind them (--sass KERNEL)");
+  sub->require_subcommand(0, 1);
+  CLI::App* ladder = add_lesson(add_ladder_command(*sub, o.ladder).app, o.ncu, "the reduction ladder");
+  CLI::App* divergence = add_lesson(add_divergence_command(*sub, o.divergence).app, o.ncu, "the divergence kernels");
+  CLI::App* grid = add_lesson(add_grid_command(*sub, o.grid).app, o.ncu, "the block shapes of sumMatrixOnGPU2D");
+  CLI::App* nested = add_lesson(add_nested_command(*sub, o.nested).app, o.ncu, "the nested reductions");
+
+  sub->add_option("--sass", o.sass.kernel,
+                  "print KERNEL's SASS and its summary (e.g. reduceInterleaved, book::reduceUnrollWarps8, "
+                  "reduceCompleteUnroll<512>); needs cuobjdump, no GPU");
+  sub->add_option("--variant", o.sass.variant, "with --sass: the ladder's book or fixed kernels only")
+      ->check(CLI::IsMember({"book", "fixed", "all"}))
+      ->capture_default_str();
+  sub->add_option("--binary", o.sass.binary, "with --sass: the binary to read (default: this warpfold)")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--cuobjdump", o.sass.cuobjdump, "with --sass: the cuobjdump executable");
+  sub->add_flag("--summary-only", o.sass.summary_only, "with --sass: the summary table without the listing");
+  add_output_options(*sub, o.sass.output);
+
+  return {sub, [&o, ladder, divergence, grid, nested]() {
+            const bool lesson = ladder->parsed() || divergence->parsed() || grid->parsed() || nested->parsed();
+            if (lesson && !o.sass.kernel.empty()) {
+              std::cerr << "warpfold: error: --sass takes no lesson: `warpfold profile --sass KERNEL`\n";
+              return int(kExitUsageError);
+            }
+            if (!lesson && o.sass.kernel.empty()) {
+              std::cerr << "warpfold: error: name a lesson (profile ladder|divergence|grid|nested) or a kernel "
+                           "(profile --sass KERNEL)\n";
+              return int(kExitUsageError);
+            }
+            if (nested->parsed() && o.nested.hello_command->parsed()) {
+              std::cerr << "warpfold: error: `nested hello` prints, it is not profiled: use `profile nested`\n";
+              return int(kExitUsageError);
+            }
+            try {
+              if (ladder->parsed()) {
+                const LessonProfile lesson = ladder_profile(with_seed(resolved_ladder_options(o.ladder)));
+                return run_lesson_profile(lesson, o.ncu, o.ladder.output);
+              }
+              if (divergence->parsed()) {
+                return run_lesson_profile(divergence_profile(o.divergence.lab), o.ncu, o.divergence.output);
+              }
+              if (grid->parsed()) {
+                return run_lesson_profile(grid_profile(with_seed(resolved_grid_options(o.grid))), o.ncu, o.grid.output);
+              }
+              if (nested->parsed()) {
+                const LessonProfile lesson = nested_profile(with_seed(resolved_nested_options(o.nested)));
+                return run_lesson_profile(lesson, o.ncu, o.nested.output);
+              }
+              return run_sass(o.sass);
+            } catch (const profile::ProfileFailure& f) {
+              std::cerr << "warpfold: " << f.what() << "\n";
+              return exit_code(f.kind());
+            }
+          }};
+}
+
+}  // namespace warpfold::cli

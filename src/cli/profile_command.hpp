@@ -1,0 +1,44 @@
+#pragma once
+// `warpfold profile`: the book's nvprof tables measured with Nsight Compute, per lesson
+// (`profile ladder|divergence|grid|nested [the lesson's options]`), and the machine code behind
+// them (`profile --sass KERNEL`).
+
+#include "cli/command.hpp"
+#include "cli/divergence_command.hpp"
+#include "cli/grid_command.hpp"
+#include "cli/ladder_command.hpp"
+#include "cli/nested_command.hpp"
+
+#include <string>
+
+namespace warpfold::cli {
+
+// The options of the ncu session, on each lesson's profile subcommand.
+struct NcuCliOptions {
+  std::string ncu;                     // empty: search PATH and the CUDA installation
+  double timeout_seconds = 900;
+  std::string clock_control = "base";
+  std::string csv_out;                 // where to keep ncu's raw output; empty: nowhere
+};
+
+struct SassCliOptions {
+  std::string kernel;                  // empty: no --sass
+  std::string variant = "all";
+  std::string binary;                  // empty: warpfold itself
+  std::string cuobjdump;               // empty: search PATH and the CUDA installation
+  bool summary_only = false;
+  OutputOptions output;
+};
+
+struct ProfileCommandOptions {
+  LadderCommandOptions ladder;
+  DivergenceCommandOptions divergence;
+  GridCommandOptions grid;
+  NestedCommandOptions nested;
+  NcuCliOptions ncu;
+  SassCliOptions sass;
+};
+
+Command add_profile_command(CLI::App& app, ProfileCommandOptions& opts);
+
+}  // namespace warpfold::cli
