@@ -46,6 +46,11 @@ install_deps() {
   have_header CLI/CLI.hpp || pkgs+=(libcli11-dev)
   have_header nlohmann/json.hpp || pkgs+=(nlohmann-json3-dev)
   have_mpi || pkgs+=(libopenmpi-dev openmpi-bin)
+  # The report's figures: matplotlib in the system Python (scripts/report/run_assembler.sh finds it).
+  if ! python3 -c "import matplotlib, markdown" >/dev/null 2>&1 &&
+     ! /usr/bin/python3 -c "import matplotlib, markdown" >/dev/null 2>&1; then
+    pkgs+=(python3-matplotlib python3-markdown)
+  fi
   [ ${#pkgs[@]} -eq 0 ] && return 0
   log "installing missing Debian packages: ${pkgs[*]}"
   local sudo=""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
 #   scripts/device-check.sh [STAGE...]
-#   stages: tests ladder sweep divergence info grid nested bench profile (default: all of them)
+#   stages: tests ladder sweep divergence info grid nested bench profile report
+#   (default: all but report, which runs every lesson again)
 # Prints a short summary last; summary.txt, the test logs and results.tgz (every command's JSON
 # and Markdown) go to $OUT (or ./device-out without it).
 # A copy of the tree without .git learns its commit from .commit (git rev-parse --short=12 HEAD > .commit).
@@ -72,6 +73,9 @@ if want profile; then
     say "sass $kernel exit ${PIPESTATUS[0]}"
     "$bin" profile --sass "$kernel" --summary-only --format md 2>/dev/null | grep '^|' >>"$summary"
   done
+fi
+if want report; then
+  "$bin" report --out "$results/report" 2>&1 | tail -12 | tee -a "$summary"
 fi
 tar -C "$OUT" -czf "$OUT/results.tgz" results && rm -rf "$results"
 say "== done in $(( $(date +%s) - start )) s"

@@ -1,20 +1,17 @@
 #!/usr/bin/env bash
-# Builds warpfold and runs the main job: the reduction ladder on this machine, written to results/.
-# Without a CUDA device it says so and runs the CPU parts.
+# Builds warpfold and runs the main job: the whole chapter measured on this machine,
+# `warpfold report`, into results/report/ (report.md, report.html, results.json, figures/).
+# Without a CUDA device it says so and writes the CPU sections.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 find_cuda
 install_deps
 configure_and_build "$@"
-out="$WARPFOLD_ROOT/results"
-mkdir -p "$out"
+out="$WARPFOLD_ROOT/results/report"
 rc=0
-"$BUILD_DIR/src/warpfold" ladder --format json --out "$out/ladder.json" || rc=$?
+"$BUILD_DIR/src/warpfold" report --out "$out" || rc=$?
 case "$rc" in
-  0) "$BUILD_DIR/src/warpfold" ladder --out "$out/ladder.txt" && cat "$out/ladder.txt"
-     log "results in $out/" ;;
-  3) "$BUILD_DIR/src/warpfold" ladder --out "$out/ladder.txt" 2>/dev/null || true
-     cat "$out/ladder.txt"
-     log "no CUDA device on this machine: only the CPU rows ran; results in $out/" ;;
-  *) die "warpfold ladder failed (exit $rc)" ;;
+  0) log "report written: $out/report.md (and report.html, results.json, figures/)" ;;
+  3) log "no CUDA device on this machine: the report holds the CPU sections only: $out/report.md" ;;
+  *) die "warpfold report failed (exit $rc); what it finished is in $out/results.json" ;;
 esac

@@ -27,6 +27,15 @@ def meta(lesson):
 
 # --- figures: one function per lesson, each returns [(file name, caption)] ------------------
 
+def log_y(ax):
+    """Log-scaled y axis with readable tick labels at 1, 2 and 5 of every decade."""
+    import matplotlib.ticker as ticker
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%.3g"))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+
+
 def fig_ladder(plt, lesson, out):
     gpu = [r for r in rows(lesson) if r.get("grid") is not None and isinstance(r.get("median_ms"), (int, float))]
     if not gpu:
@@ -44,7 +53,7 @@ def fig_ladder(plt, lesson, out):
         ax.set_xticklabels(kernels, rotation=40, ha="right", fontsize=8)
         ax.legend()
         ax.grid(axis="y", alpha=0.3)
-    ax1.set_yscale("log")
+    log_y(ax1)
     ax1.set_ylabel("median time (ms, log scale)")
     ax1.set_title("time per kernel")
     ax2.set_ylabel("speedup over reduceNeighbored (×)")
@@ -61,7 +70,8 @@ def fig_sweep(plt, lesson, out):
     table = rows(lesson, 1)
     if not table:
         return []
-    blocks = [k for k in table[0] if k.startswith("ms_block_")]
+    # JSON objects carry no column order: put the block sizes in numeric order.
+    blocks = sorted((k for k in table[0] if k.startswith("ms_block_")), key=lambda k: int(k.rsplit("_", 1)[1]))
     labels = [f"{r['kernel']} ({r['variant']})" for r in table]
     data = [[r.get(b) if isinstance(r.get(b), (int, float)) else math.nan for b in blocks] for r in table]
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(table) + 1.6))
@@ -71,12 +81,15 @@ def fig_sweep(plt, lesson, out):
     ax.set_yticks(range(len(labels)))
     ax.set_yticklabels(labels, fontsize=7)
     ax.set_xlabel("threads per block")
+    finite = sorted(v for row in data for v in row if not math.isnan(v))
+    middle = finite[len(finite) // 2] if finite else 0
     for i, row in enumerate(data):
         for j, v in enumerate(row):
-            if not math.isnan(v):
-                ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=6, color="white")
+            if not math.isnan(v):  # dark text on the bright (fast) cells, light on the dark ones
+                ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=6,
+                        color="black" if v < middle else "white")
     fig.colorbar(im, ax=ax, label="median time (ms, log scale)")
-    ax.set_title("block-size sweep of the ladder (darker is faster)")
+    ax.set_title("block-size sweep of the ladder (yellow is fastest)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "sweep.png"), dpi=110)
     plt.close(fig)
@@ -94,7 +107,7 @@ def fig_divergence(plt, lesson, out):
     ax.bar([x + 0.2 for x in xs], [r["g_median_ms"] for r in table], 0.4, label="-G (device debug)")
     ax.set_xticks(list(xs))
     ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
-    ax.set_yscale("log")
+    log_y(ax)
     ax.set_ylabel("median time (ms, log scale)")
     ax.set_title("warp divergence: the same kernels in two builds")
     ax.legend()
@@ -132,7 +145,7 @@ def fig_nested(plt, lesson, out):
         return []
     fig, ax = plt.subplots(figsize=(7, 3.8))
     ax.bar([r["kernel"] for r in table], [r["median_ms"] for r in table], color="tab:purple")
-    ax.set_yscale("log")
+    log_y(ax)
     ax.set_ylabel("median time (ms, log scale)")
     ax.set_title("nested reduction: child launches cost")
     for i, r in enumerate(table):
@@ -165,7 +178,7 @@ def fig_bench(plt, lesson, out):
             ax.axhline(theoretical, color="black", ls="-.", lw=1, label="theoretical peak")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("n (elements, log scale)")
-        ax.set_ylabel("GB/s")
+        ax.set_ylabel("effective bandwidth (GB/s)")
         ax.set_title(f"{t} {op}")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)

@@ -15,22 +15,23 @@ extern char** environ;
 namespace warpfold::cli {
 namespace {
 
-// The assembler turns results.json into report.md, report.html and the figures.
+// The assembler turns results.json into report.md, report.html and the figures; its wrapper
+// finds a Python with matplotlib.
 std::string assembler_path() {
   if (const char* p = std::getenv("WARPFOLD_REPORT_ASSEMBLER")) return p;
-  return std::string(WARPFOLD_SOURCE_DIR) + "/scripts/report/assemble_report.py";
+  return std::string(WARPFOLD_SOURCE_DIR) + "/scripts/report/run_assembler.sh";
 }
 
-// Runs `python3 ASSEMBLER results.json DIR` without a shell; returns its exit status, or -1 when
-// python3 could not be started.
+// Runs `sh ASSEMBLER results.json DIR` (an argument vector, no shell parsing of the paths);
+// returns its exit status, or -1 when it could not be started.
 int run_assembler(const std::string& results, const std::string& dir, bool no_plots) {
-  std::vector<std::string> args{"python3", assembler_path(), results, dir};
+  std::vector<std::string> args{"sh", assembler_path(), results, dir};
   if (no_plots) args.push_back("--no-plots");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  if (posix_spawnp(&pid, "sh", nullptr, nullptr, argv.data(), environ) != 0) return -1;
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
@@ -59,7 +60,7 @@ Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
             const int rc = run_assembler(results, o.out_dir, o.no_plots);
             if (rc != 0) {
               std::cerr << "warpfold report: could not assemble report.md/report.html from " << results
-                        << (rc < 0 ? " (python3 not found)" : " (assembler exit " + std::to_string(rc) + ")")
+                        << (rc < 0 ? " (sh could not be started)" : " (assembler exit " + std::to_string(rc) + ")")
                         << "; install python3 and python3-matplotlib, or pass --no-plots\n";
               return int(kExitRuntimeError);
             }

@@ -1,0 +1,79 @@
+"""Report assembly from recorded JSON: sections present, figures written, a failed lesson isolated,
+and a report made without a GPU that says what it lacks. The fixture results_h200.json holds real
+lesson outputs recorded on an NVIDIA H200, plus one lesson marked failed."""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ASSEMBLER = os.path.join(ROOT, "scripts", "report", "assemble_report.py")
+FIXTURE = os.path.join(ROOT, "tests", "data", "report", "results_h200.json")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def assemble(doc, extra=()):
+    out = tempfile.mkdtemp(prefix="warpfold_report_")
+    path = os.path.join(out, "results.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    subprocess.run([sys.executable, ASSEMBLER, path, out, *extra], check=True)
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    with open(os.path.join(out, "report.html")) as f:
+        html = f.read()
+    return out, md, html
+
+
+class AssembleReport(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with open(FIXTURE) as f:
+            cls.doc = json.load(f)
+        cls.out, cls.md, cls.html = assemble(cls.doc)
+
+    def test_every_lesson_has_a_section(self):
+        for lesson in self.doc["lessons"]:
+            self.assertIn("## " + lesson["title"], self.md)
+
+    def test_figures_are_real_pngs_and_linked(self):
+        for name in ("ladder", "sweep", "divergence", "grid", "nested", "bench"):
+            path = os.path.join(self.out, "figures", name + ".png")
+            with open(path, "rb") as f:
+                head = f.read(8)
+            self.assertEqual(head, PNG_SIGNATURE, path)
+            self.assertGreater(os.path.getsize(path), 10000, path)
+            self.assertIn("](figures/%s.png)" % name, self.md)
+
+    def test_failed_lesson_is_isolated(self):
+        self.assertIn("failed: ncu exited with ERR_NVGPUCTRPERM", self.md)
+        # the lessons after and before it are whole: their tables are still there
+        self.assertIn("| reduceCompleteUnroll |", self.md)
+        self.assertIn("sumMatrixOnGPU2D", self.md)
+
+    def test_html_has_tables_and_images(self):
+        self.assertIn("<table", self.html)
+        self.assertIn('src="figures/bench.png"', self.html)
+
+    def test_without_a_gpu_the_report_says_so_and_draws_nothing(self):
+        doc = copy.deepcopy(self.doc)
+        doc["meta"]["device"] = None
+        doc["meta"]["no_device_reason"] = "no CUDA-capable GPU found"
+        for lesson in doc["lessons"]:
+            lesson["status"] = "cpu-only"
+        out, md, _ = assemble(doc)
+        self.assertIn("The GPU sections need a CUDA device", md)
+        self.assertEqual(os.listdir(os.path.join(out, "figures")), [])
+
+    def test_unreadable_input_is_an_error(self):
+        out = tempfile.mkdtemp()
+        rc = subprocess.run([sys.executable, ASSEMBLER, os.path.join(out, "missing.json"), out]).returncode
+        self.assertEqual(rc, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
