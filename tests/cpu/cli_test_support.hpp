@@ -39,4 +39,19 @@ std::string parse_command_error(Add add, const std::string& name, std::vector<st
   return "";
 }
 
+// The same for a registration function, with the options type deduced from it.
+template <class Options>
+std::unique_ptr<ParsedCommand<Options>> parse_command(cli::Command (*add)(CLI::App&, Options&), const std::string& name,
+                                                      std::vector<std::string> args) {
+  using Add = cli::Command (*)(CLI::App&, Options&);
+  return parse_command<Options, Add>(add, name, std::move(args));  // the general template above
+}
+
+template <class Options>
+std::string parse_command_error(cli::Command (*add)(CLI::App&, Options&), const std::string& name,
+                                std::vector<std::string> args) {
+  using Add = cli::Command (*)(CLI::App&, Options&);
+  return parse_command_error<Options, Add>(add, name, std::move(args));
+}
+
 }  // namespace warpfold::testing

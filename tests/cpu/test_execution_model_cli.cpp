@@ -5,7 +5,7 @@
 #include "cli/grid_command.hpp"
 #include "cli/info_command.hpp"
 #include "cli/lab_finish.hpp"
-#include "cpu/cli_parse_support.hpp"
+#include "cpu/cli_test_support.hpp"
 
 #include <gtest/gtest.h>
 

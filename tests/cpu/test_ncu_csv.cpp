@@ -22,19 +22,52 @@ TEST(CsvRecords, EmptyFieldsAndNoFinalNewline) {
   EXPECT_EQ(r[0], (CsvRecord{"", "", "z"}));
 }
 
-TEST(NcuCsv, DetailsPageSampleGivesEveryKernelInIdOrder) {
+// The captures under tests/data/ncu are ncu 2025.3.1's real output on an H200 (see its README).
+TEST(NcuCsv, LadderCaptureGivesEveryKernelInIdOrder) {
   const auto kernels = parse_ncu_csv(read_test_data("ncu/ladder_details_sample.csv"));
   ASSERT_EQ(kernels.size(), 22u);
   for (size_t i = 0; i < kernels.size(); ++i) {
     EXPECT_EQ(kernels[i].id, long(i));
     EXPECT_EQ(kernels[i].metrics.size(), 9u) << kernels[i].name;
   }
-  EXPECT_EQ(kernels[6].name, "warpfold::lab::book::reduceInterleaved(int *, int *, unsigned int)");
+  EXPECT_EQ(kernels[6].name, "book::reduceInterleaved(int *, int *, unsigned int)");
   EXPECT_EQ(kernels[6].block, "(512, 1, 1)");
   EXPECT_EQ(kernels[6].grid, "(32768, 1, 1)");
+  EXPECT_EQ(kernels[15].name, "void fixed::reduceUnrollWarps<8>(int *, int *, unsigned long long)");
+  EXPECT_EQ(kernels[15].grid, "(4096, 1, 1)");
   const NcuValue& dram = kernels[12].metrics.at("dram__bytes_read.sum.per_second");  // reduceUnrolling8 (book)
-  EXPECT_EQ(dram.unit, "Gbyte/second");
-  EXPECT_EQ(dram.text, "1,033.55");
+  EXPECT_EQ(dram.unit, "byte/s");
+  EXPECT_EQ(dram.text, "2759663157894.74");
+  const NcuValue& t = kernels[12].metrics.at("gpu__time_duration.sum");
+  EXPECT_EQ(t.unit, "ns");
+  EXPECT_EQ(t.text, "24320");
+  EXPECT_EQ(kernels[4].metrics.at("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct").text, "25.02");
+  EXPECT_EQ(kernels[6].metrics.at("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct").text, "96.15");
+  EXPECT_EQ(kernels[14].metrics.at("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio").unit, "inst");
+}
+
+TEST(NcuCsv, DivergenceCaptureHoldsBothBuilds) {
+  const auto kernels = parse_ncu_csv(read_test_data("ncu/divergence_details.csv"));
+  ASSERT_EQ(kernels.size(), 16u);
+  EXPECT_EQ(kernels[1].name, "optimised::mathKernel1(float *)");
+  EXPECT_EQ(kernels[6].name, "void optimised::maskKernel<1>(float *)");
+  EXPECT_EQ(kernels[14].name, "void device_debug::maskKernel<1>(float *)");
+  EXPECT_EQ(kernels[1].block, "(64, 1, 1)");
+  EXPECT_EQ(kernels[1].grid, "(160000, 1, 1)");
+  const char* branch = "smsp__sass_average_branch_targets_threads_uniform.pct";
+  EXPECT_EQ(kernels[1].metrics.at(branch).text, "0");    // -O3: a select, no branch executed
+  EXPECT_EQ(kernels[9].metrics.at(branch).text, "80");   // -G: the branch is kept and diverges
+  EXPECT_EQ(kernels[14].metrics.at("smsp__average_inst_executed_per_warp.ratio").text, "20225.00");
+}
+
+TEST(NcuCsv, NestedCaptureHasOneKernelPerHostLaunch) {
+  const auto kernels = parse_ncu_csv(read_test_data("ncu/nested_details.csv"));
+  ASSERT_EQ(kernels.size(), 4u);  // the device-launched child grids are not reported on their own
+  EXPECT_EQ(kernels[0].name, "fixed::reduceNeighbored(int *, int *, unsigned long long)");
+  EXPECT_EQ(kernels[1].name, "nested::gpuRecursiveReduce(int *, int *, unsigned int, NestedLaunchRecord *)");
+  EXPECT_EQ(kernels[3].name, "nested::gpuRecursiveReduce2(int *, int *, int, int, NestedLaunchRecord *)");
+  EXPECT_EQ(kernels[3].block, "(256, 1, 1)");
+  EXPECT_EQ(kernels[1].metrics.at("gpu__time_duration.sum").text, "16336672");
 }
 
 TEST(NcuCsv, RawPageSampleReadsTheUnitsRecord) {
@@ -83,6 +116,7 @@ TEST(MetricUnits, ThroughputsInGigabytesPerSecond) {
   EXPECT_DOUBLE_EQ(*to_gigabytes_per_second(1204.33, "Mbyte/second"), 1.20433);
   EXPECT_DOUBLE_EQ(*to_gigabytes_per_second(5e3, "Kbyte/second"), 0.005);
   EXPECT_DOUBLE_EQ(*to_gigabytes_per_second(2e9, "byte/second"), 2);
+  EXPECT_DOUBLE_EQ(*to_gigabytes_per_second(2759663157894.74, "byte/s"), 2759.66315789474);  // ncu 2025.3.1
   EXPECT_DOUBLE_EQ(*to_gigabytes_per_second(3, "GB/s"), 3);
   EXPECT_FALSE(to_gigabytes_per_second(1, "%"));
   EXPECT_FALSE(to_gigabytes_per_second(1, "byte"));
@@ -91,6 +125,7 @@ TEST(MetricUnits, ThroughputsInGigabytesPerSecond) {
 
 TEST(MetricUnits, DurationsInMilliseconds) {
   EXPECT_DOUBLE_EQ(*to_milliseconds(21344, "nsecond"), 0.021344);
+  EXPECT_DOUBLE_EQ(*to_milliseconds(24320, "ns"), 0.02432);  // ncu 2025.3.1
   EXPECT_DOUBLE_EQ(*to_milliseconds(64.93, "usecond"), 0.06493);
   EXPECT_DOUBLE_EQ(*to_milliseconds(1.5, "msecond"), 1.5);
   EXPECT_DOUBLE_EQ(*to_milliseconds(4e-5, "second"), 0.04);

@@ -3,7 +3,7 @@
 #include "cli/ladder_command.hpp"
 #include "cli/profile_command.hpp"
 #include "cli/profile_lessons.hpp"
-#include "cpu/cli_parse_support.hpp"
+#include "cpu/cli_test_support.hpp"
 
 #include <gtest/gtest.h>
 
