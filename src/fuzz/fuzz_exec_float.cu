@@ -2,6 +2,8 @@
 // bound of a long double reference; NaN and +inf handled as include/warpfold/ops.cuh documents.
 #include "fuzz/fuzz_exec_common.cuh"
 
+#include "harness/host_float_convert.hpp"
+
 #include <warpfold/reduce.cuh>
 
 #include <cmath>
@@ -14,19 +16,8 @@ namespace {
 using detail::run_call;
 using detail::upload;
 
-template <class T>
-double to_double(T x) {
-  if constexpr (std::is_same_v<T, __half>) return double(__half2float(x));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return double(__bfloat162float(x));
-  else return double(x);
-}
-
-template <class T>
-T from_double(double x) {
-  if constexpr (std::is_same_v<T, __half>) return __float2half(float(x));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16(float(x));
-  else return T(x);
-}
+using harness::from_double;
+using harness::to_double;
 
 // The accumulator of `sum`: double for float and double, float for the 16-bit types.
 template <class T>

@@ -4,6 +4,8 @@
 
 #include "gpu/gpu_test_support.hpp"
 
+#include "harness/host_float_convert.hpp"
+
 #include <warpfold/reduce.cuh>
 
 #include <gtest/gtest.h>
@@ -34,19 +36,8 @@ inline const std::vector<uint64_t>& reduce_sizes() {
   return sizes;
 }
 
-template <class T>
-double to_double(const T& x) {
-  if constexpr (std::is_same_v<T, __half>) return double(__half2float(x));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return double(__bfloat162float(x));
-  else return double(x);
-}
-
-template <class T>
-T from_double(double x) {
-  if constexpr (std::is_same_v<T, __half>) return __float2half(float(x));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16(float(x));
-  else return T(x);
-}
+using harness::from_double;
+using harness::to_double;
 
 // Random values of T in [lo, hi] (integers uniform; floats uniform in the real interval).
 template <class T>
