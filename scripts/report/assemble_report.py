@@ -197,6 +197,7 @@ FIGURES = {"ladder": fig_ladder, "sweep": fig_sweep, "divergence": fig_divergenc
 STATUS = {"ok": "ran on the GPU; every check passed",
           "cpu-only": "no CUDA device: only the CPU part ran (the GPU sections need a CUDA device)",
           "wrong": "ran, but a result that must be exact was WRONG (see the check column)",
+          "skipped": "not run here",
           "failed": "failed"}
 
 
@@ -221,8 +222,8 @@ def assemble(doc, out, plots):
     for l in doc.get("lessons", []):
         lines += [f'<a id="{l["key"]}"></a>', f"## {l['title']}", ""]
         status = STATUS.get(l["status"], l["status"])
-        if l["status"] == "failed":
-            status += f": {l.get('error', 'no message')}"
+        if l["status"] in ("failed", "skipped"):
+            status += ": " + (l.get("error") or "no message").rstrip(".")
         lines += [f"*Status: {status}.*", ""]
         if plt is not None and l["status"] in ("ok", "wrong") and l["key"] in FIGURES:
             try:

@@ -25,13 +25,7 @@ using nlohmann::json;
 // A lesson's outcome, whatever its command's outcome type.
 template <class Outcome>
 json entry(const Outcome& o, bool check_failed) {
-  json e;
-  e["gpu_ran"] = o.gpu_ran;
-  e["check_failed"] = check_failed;
-  e["report"] = json::parse(report::render(o.report, report::Format::json));
-  e["markdown"] = report::render(o.report, report::Format::md);
-  e["status"] = check_failed ? "wrong" : o.gpu_ran ? "ok" : "cpu-only";
-  return e;
+  return lesson_entry(o.report, o.gpu_ran, check_failed);
 }
 
 std::string utc_now() {
@@ -42,6 +36,21 @@ std::string utc_now() {
 }
 
 }  // namespace
+
+json lesson_entry(const report::Report& r, bool gpu_ran, bool check_failed) {
+  json e;
+  e["gpu_ran"] = gpu_ran;
+  e["check_failed"] = check_failed;
+  e["report"] = json::parse(report::render(r, report::Format::json));
+  e["markdown"] = report::render(r, report::Format::md);
+  e["status"] = check_failed ? "wrong" : gpu_ran ? "ok" : "cpu-only";
+  return e;
+}
+
+json skipped_entry(const std::string& reason) {
+  return json{{"status", "skipped"}, {"error", reason}, {"gpu_ran", false}, {"check_failed", false},
+              {"report", nullptr}, {"markdown", ""}};
+}
 
 std::vector<Lesson> chapter_lessons(const ChapterOptions& o) {
   const bool q = o.quick;

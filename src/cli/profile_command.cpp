@@ -48,7 +48,9 @@ nlohmann::json metric_mapping() {
   return m;
 }
 
-int run_lesson_profile(const LessonProfile& lesson, const NcuCliOptions& o, const OutputOptions& output) {
+}  // namespace
+
+ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const NcuCliOptions& o) {
   profile::NcuSettings settings;
   settings.ncu = profile::find_ncu(given(o.ncu));
   settings.clock_control = o.clock_control;
@@ -62,7 +64,9 @@ int run_lesson_profile(const LessonProfile& lesson, const NcuCliOptions& o, cons
   if (!o.csv_out.empty()) report::write_output(o.csv_out, profiled.ncu.output);
 
   const lab::LabOutcome timed = lesson.timed_run();
-  report::Report r;
+  ProfiledLessonReport out;
+  out.check_failed = timed.check_failed;
+  report::Report& r = out.report;
   r.preamble.push_back("warpfold profile " + lesson.lesson + ": each kernel launched once under Nsight Compute " +
                        (version.empty() ? "" : version + " ") + "(" + settings.ncu + "), clock control " +
                        settings.clock_control + "; times from the lesson's CUDA-event run");
@@ -86,8 +90,15 @@ int run_lesson_profile(const LessonProfile& lesson, const NcuCliOptions& o, cons
   if (!profiled.ncu.process.ok()) table.notes.push_back("ncu ended with " + profiled.ncu.process.describe());
   for (const std::string& m : profiled.ncu.messages) table.notes.push_back("ncu: " + m);
   r.tables.push_back(std::move(table));
-  emit(r, output);
-  if (timed.check_failed) {
+  return out;
+}
+
+namespace {
+
+int run_lesson_profile(const LessonProfile& lesson, const NcuCliOptions& o, const OutputOptions& output) {
+  const ProfiledLessonReport profiled = profile_lesson_report(lesson, o);
+  emit(profiled.report, output);
+  if (profiled.check_failed) {
     std::cerr << "warpfold: a kernel's output was WRONG in the timed run (see the check column)\n";
     return kExitCheckFailed;
   }

@@ -41,4 +41,15 @@ struct ProfileCommandOptions {
 
 Command add_profile_command(CLI::App& app, ProfileCommandOptions& opts);
 
+struct LessonProfile;
+
+// A lesson profiled under ncu, joined with its timed run: what `warpfold profile <lesson>` prints
+// and what `warpfold report` puts in its profiler section. Throws profile::ProfileFailure (no ncu,
+// no permission for the counters, no device, ncu failed).
+struct ProfiledLessonReport {
+  report::Report report;
+  bool check_failed = false;
+};
+ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const NcuCliOptions& options);
+
 }  // namespace warpfold::cli

@@ -1,5 +1,10 @@
 #include "cli/report_command.hpp"
 
+#include "cli/profile_command.hpp"
+#include "cli/profile_lessons.hpp"
+#include "harness/random_data.hpp"
+#include "profile/profile_failure.hpp"
+
 #include <filesystem>
 #include <iostream>
 
@@ -37,6 +42,21 @@ int run_assembler(const std::string& results, const std::string& dir, bool no_pl
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+// The profiler section: the ladder's kernels under ncu, when ncu and its counters are usable here.
+chapter::Lesson profile_lesson(bool quick) {
+  return {"profile", "The book's profiler tables (Nsight Compute)", [quick] {
+            lab::LadderOptions l;
+            l.seed = harness::fresh_seed();  // the profiled and the timed run draw the same input
+            if (quick) l.n = 1u << 20, l.reps = 5;
+            try {
+              const ProfiledLessonReport p = profile_lesson_report(ladder_profile(l), NcuCliOptions{});
+              return chapter::lesson_entry(p.report, true, p.check_failed);
+            } catch (const profile::ProfileFailure& f) {
+              return chapter::skipped_entry(f.what());
+            }
+          }};
+}
+
 }  // namespace
 
 Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
@@ -52,7 +72,9 @@ Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
             if (ec || !fs::is_directory(o.out_dir)) {
               throw std::invalid_argument("cannot create the output directory '" + o.out_dir + "': " + ec.message());
             }
-            const nlohmann::json doc = chapter::run_lessons(chapter::chapter_lessons(o.chapter),
+            std::vector<chapter::Lesson> lessons = chapter::chapter_lessons(o.chapter);
+            lessons.push_back(profile_lesson(o.chapter.quick));
+            const nlohmann::json doc = chapter::run_lessons(lessons,
                                                             [](const std::string& line) { std::cerr << "warpfold report " << line << "\n"; });
             const std::string results = (fs::path(o.out_dir) / "results.json").string();
             report::write_output(results, doc.dump(1) + "\n");

@@ -55,6 +55,12 @@ class AssembleReport(unittest.TestCase):
         self.assertIn("| reduceCompleteUnroll |", self.md)
         self.assertIn("sumMatrixOnGPU2D", self.md)
 
+    def test_skipped_lesson_says_why(self):
+        doc = copy.deepcopy(self.doc)
+        doc["lessons"][-1].update(status="skipped", error="ncu not found (looked in PATH).")
+        _, md, _ = assemble(doc, ("--no-plots",))
+        self.assertIn("*Status: not run here: ncu not found (looked in PATH).*", md)
+
     def test_html_has_tables_and_images(self):
         self.assertIn("<table", self.html)
         self.assertIn('src="figures/bench.png"', self.html)
