@@ -5,7 +5,10 @@
 #include "harness/random_data.hpp"
 #include "lab/run_context.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -200,6 +203,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
     if (o.cold) WARPFOLD_CUDA_CHECK(cudaMemsetAsync(flush.get(), ++flush_value & 0xff, flush.bytes(), stream));
   };
 
+  std::vector<double> floors_ms;  // the empty kernel's median at each size, timed with CUB and warpfold
   report::Table t;
   t.title = "device-wide reduce: warpfold vs CUB vs Thrust vs CPU";
   t.columns = columns();
@@ -213,30 +217,52 @@ BenchOutcome run_bench(const BenchOptions& o) {
         const uint64_t n = uint64_t(1) << k;
         const Reference ref = reference_for(host, n, op);
         const double bytes = double(n) * element_bytes(type);
+        // CUB, warpfold and the empty kernel are timed interleaved, a repetition of each per
+        // round, so that their ratios and the floor come from the same moments of the machine.
+        // thrust::reduce synchronises on every call, so it is timed on its own.
+        std::map<Library, std::unique_ptr<ReduceRunner>> runners;
+        std::map<Library, std::string> verdicts;
+        for (Library lib : {Library::cub, Library::warpfold, Library::thrust}) {
+          runners[lib] = make_runner(lib, type, op, d_in.get(), n, stream);
+          runners[lib]->run();  // checked before it is timed
+          verdicts[lib] = check(lib, type, op, n, ref, runners[lib]->result());
+          if (lib == Library::warpfold && verdicts[lib] != "ok") out.check_failed = true;
+        }
+        std::vector<std::function<void()>> group{[&] { runners[Library::cub]->run(); },
+                                                 [&] { runners[Library::warpfold]->run(); },
+                                                 [&] { launch_empty_kernel(stream); }};
+        const auto interleaved = harness::time_interleaved(stream, o.warmup, o.reps, prepare, group);
+        std::map<Library, harness::TimingStats> stats{{Library::cub, interleaved[0]}, {Library::warpfold, interleaved[1]}};
+        stats[Library::thrust] =
+            harness::time_on_stream(stream, o.warmup, o.reps, prepare, [&] { runners[Library::thrust]->run(); });
+        const double floor_ms = interleaved[2].median_ms;
+        floors_ms.push_back(floor_ms);
         std::map<Library, double> median;
         for (Library lib : {Library::cub, Library::warpfold, Library::thrust}) {
-          auto runner = make_runner(lib, type, op, d_in.get(), n, stream);
-          runner->run();  // checked before it is timed
-          const std::string verdict = check(lib, type, op, n, ref, runner->result());
-          if (lib == Library::warpfold && verdict != "ok") out.check_failed = true;
-          const auto s = harness::time_on_stream(stream, o.warmup, o.reps, prepare, [&] { runner->run(); });
+          const harness::TimingStats& s = stats[lib];
           median[lib] = s.median_ms;
           const double gbps = bytes / (s.median_ms * 1e-3) / 1e9;
           t.add_row({n, k, to_string(type), to_string(op), to_string(lib), s.median_ms * 1e3, s.min_ms * 1e3,
                      s.max_ms * 1e3, gbps, 100 * gbps / peak, 100 * gbps / theoretical,
                      lib == Library::cub ? json(1.0) : json(median[Library::cub] / s.median_ms),
-                     s.median_ms / floor.median_ms, verdict});
+                     s.median_ms / floor_ms, verdicts[lib]});
         }
         if (o.cpu) {
           const double gbps = bytes / (ref.cpu_ms * 1e-3) / 1e9;
           t.add_row({n, k, to_string(type), to_string(op), "cpu", ref.cpu_ms * 1e3, nullptr, nullptr, gbps, nullptr,
-                     nullptr, median[Library::cub] / ref.cpu_ms, ref.cpu_ms / floor.median_ms, "reference"});
+                     nullptr, median[Library::cub] / ref.cpu_ms, ref.cpu_ms / floor_ms, "reference"});
         }
       }
     }
   }
   t.notes.push_back("vs CUB: CUB's median time / the row's median time (above 1: faster than CUB)");
-  t.notes.push_back("x floor: the row's median time / the launch floor measured above");
+  t.notes.push_back("x floor: the row's median time / the launch floor timed with it (interleaved with CUB and warpfold)");
+  t.notes.push_back("cub, warpfold and the empty kernel are timed interleaved, one repetition of each per round");
+  if (!floors_ms.empty()) {
+    const auto [lo, hi] = std::minmax_element(floors_ms.begin(), floors_ms.end());
+    std::snprintf(line, sizeof line, "launch floor timed with each size: %.2f … %.2f us", *lo * 1e3, *hi * 1e3);
+    r.preamble.push_back(line);
+  }
   t.notes.push_back("accumulator = element type on every side; int32 sums wrap and are compared with the wrap of the exact sum");
   t.notes.push_back("thrust::reduce returns the value: its time includes its temp allocation, the copy back and the wait");
   t.notes.push_back("cpu: one pass of a plain loop (long double for floats), timed once");

@@ -13,7 +13,7 @@ struct BenchOptions {
   unsigned log2_min = 10, log2_max = 30, log2_step = 1;  // n = 2^log2_min … 2^log2_max
   std::vector<ElementType> types{ElementType::int32, ElementType::float32, ElementType::float64};
   std::vector<ReduceOp> ops{ReduceOp::sum, ReduceOp::max};
-  int reps = 30;
+  int reps = 50;
   int warmup = 5;
   bool cold = false;      // flush L2 (untimed) before every repetition
   bool cpu = true;        // time the CPU reference too

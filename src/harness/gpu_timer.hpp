@@ -61,4 +61,33 @@ TimingStats time_on_stream(cudaStream_t stream, int warmup, int reps, Prepare&& 
   return summarize(std::move(samples));
 }
 
+// Times several pieces of work in turn, one repetition of each per round, so that all of them see
+// the same moments of the machine (clocks, host jitter): their ratios are then fairer than those
+// of back-to-back series. `runs` are callables; returns one TimingStats per run, in order.
+template <class Prepare, class Runs>
+std::vector<TimingStats> time_interleaved(cudaStream_t stream, int warmup, int reps, Prepare&& prepare, Runs& runs) {
+  for (int i = 0; i < warmup; ++i) {
+    for (auto& run : runs) {
+      prepare();
+      run();
+    }
+  }
+  WARPFOLD_CUDA_CHECK(cudaGetLastError());
+  EventPair events;
+  std::vector<std::vector<double>> samples(runs.size());
+  for (int i = 0; i < reps; ++i) {
+    for (size_t j = 0; j < runs.size(); ++j) {
+      prepare();
+      WARPFOLD_CUDA_CHECK(cudaEventRecord(events.start(), stream));
+      runs[j]();
+      WARPFOLD_CUDA_CHECK(cudaEventRecord(events.stop(), stream));
+      samples[j].push_back(events.elapsed_ms());
+    }
+  }
+  WARPFOLD_CUDA_CHECK(cudaGetLastError());
+  std::vector<TimingStats> stats;
+  for (auto& s : samples) stats.push_back(summarize(std::move(s)));
+  return stats;
+}
+
 }  // namespace warpfold::harness

@@ -38,8 +38,26 @@ TEST(ReducePlan, GridHasWorkForEveryBlockAndFillsTheDeviceOnce) {
   EXPECT_EQ(plan_reduce(4096, 0, 4, 4, 256, 1056).grid, 1u);     // 1024 vectors: 4 per thread, one block
   EXPECT_EQ(plan_reduce(4100, 0, 4, 4, 256, 1056).grid, 2u);
   EXPECT_EQ(plan_reduce(1u << 20, 0, 4, 4, 256, 1056).grid, 256u);  // 2^18 vectors / (256 × 4)
-  EXPECT_EQ(plan_reduce(1ull << 30, 0, 4, 4, 256, 1056).grid, 1056u);
-  EXPECT_EQ(plan_reduce(1ull << 33, 0, 1, 16, 256, 1056).grid, 1056u);  // beyond 2^32 elements
+  EXPECT_EQ(plan_reduce(1056ull * 4096, 0, 4, 4, 256, 1056).grid, 1056u);  // exactly one full wave
+  // 2^26 vectors need 65536 block-batches: 63 rounds of 1041 blocks, not 62.06 rounds of 1056
+  EXPECT_EQ(plan_reduce(1ull << 28, 0, 4, 4, 256, 1056).grid, 1041u);
+  EXPECT_EQ(plan_reduce(1ull << 30, 0, 4, 4, 256, 1056).grid, 1053u);  // 262144 batches in 249 rounds
+  EXPECT_EQ(plan_reduce(1ull << 33, 0, 1, 16, 256, 1056).grid, 1055u);  // beyond 2^32 elements: 497 rounds
+}
+
+// Past one wave the grid shrinks so that the last round of the grid-stride loop is nearly full:
+// the slack is less than one block's share, and the grid never exceeds the resident capacity.
+TEST(ReducePlan, LastRoundIsNearlyFullBeyondOneWave) {
+  const uint64_t per_block = 256 * 4;
+  for (uint64_t n : {(1ull << 24) + 12, (1ull << 26) - 4, 1ull << 28, 3ull << 27, (1ull << 31) + 68}) {
+    const reduce_plan p = plan_reduce(n, 0, 4, 4, 256, 1056);
+    ASSERT_LE(p.grid, 1056u) << n;
+    const uint64_t batches = (p.vectors + per_block - 1) / per_block;
+    const uint64_t rounds = (batches + p.grid - 1) / p.grid;
+    const uint64_t covered = rounds * p.grid * per_block;
+    EXPECT_GE(covered, p.vectors) << n;
+    EXPECT_LT(covered - p.vectors, rounds * per_block) << n << ": more than one block's share left idle";
+  }
 }
 
 TEST(ReducePlan, MisalignedStartHasAHead) {

@@ -151,6 +151,35 @@ TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {
   cudaFree(out);
 }
 
+// Sums into a 32-bit integer ride on the ticket (detail::packed_sum): full-range values make
+// every block's partial a full 32-bit word, and sizes past one resident wave use the largest
+// grid, so the 43 bits of summed partials are filled as far as they go. int8 data summed into
+// int32 takes the same path through the conversion on load.
+TEST(ReduceInt, SumRidingOnTheTicketIsExactAtFullWidth) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : {uint64_t(1056) * 4096 - 1, uint64_t(1056) * 4096 + 5, (uint64_t(1) << 26) + 5}) {
+    WARPFOLD_REQUIRE_TEST_SIZE(n);
+    const uint64_t seed = new_seed();
+    const auto signed_data = random_values<int32_t>(n, seed, -2147483648.0, 2147483647.0);
+    uint32_t expected = 11;
+    for (int32_t x : signed_data) expected += uint32_t(x);
+    offset_buffer<int32_t> sbuf(signed_data, 1);
+    EXPECT_EQ(reduce_value(sbuf.get(), n, plus{}, int32_t(11)), int32_t(expected)) << where(n, 1, seed);
+
+    const auto unsigned_data = random_values<uint32_t>(n, seed + 1, 3e9, 4294967295.0);
+    uint32_t expected_u = 0;
+    for (uint32_t x : unsigned_data) expected_u += x;
+    offset_buffer<uint32_t> ubuf(unsigned_data, 0);
+    EXPECT_EQ(reduce_value(ubuf.get(), n, plus{}, 0u), expected_u) << where(n, 0, seed + 1);
+
+    const auto bytes = random_values<int8_t>(n, seed + 2, -128, 127);
+    int32_t expected_b = 0;
+    for (int8_t x : bytes) expected_b += x;
+    offset_buffer<int8_t> bbuf(bytes, 7);
+    EXPECT_EQ(reduce_value(bbuf.get(), n, plus{}, int32_t(0)), expected_b) << where(n, 7, seed + 2);
+  }
+}
+
 // Beyond 2^31 elements (2 GiB of int8): 64-bit counts and indices all the way.
 TEST(ReduceInt, BeyondTwoToThe31Elements) {
   WARPFOLD_REQUIRE_GPU();

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -93,6 +94,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish>;
   unsigned max_blocks = 0;
   if (cudaError_t rc = max_resident_blocks(kernel, max_blocks); rc != cudaSuccess) return rc;
+  if constexpr (uses_packed_sum<Acc, Op>) max_blocks = std::min(max_blocks, packed_sum::max_blocks);
   const size_t needed = size_t(max_blocks) * sizeof(Acc);
   if (d_temp == nullptr) {
     temp_bytes = needed;

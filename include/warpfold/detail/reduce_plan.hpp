@@ -53,9 +53,15 @@ inline reduce_plan plan_reduce(uint64_t n, uintptr_t address, size_t elem_bytes,
   // Enough blocks that every thread has a full batch of vectors in flight (more blocks would
   // only add launch and combine latency), at most the device's resident capacity. Every launched
   // block then has a body vector for its thread 0, so every block holds a value.
+  // Beyond one resident wave, each thread loops over `rounds` batches; the grid is then shrunk
+  // to the fewest blocks that still cover the input in that many rounds, so that the last round
+  // is nearly full too (at 2^28 int32 on 1056 resident blocks: 1041 blocks, the last round 95%
+  // full instead of 6%, which would leave DRAM idle for one round trip at the end).
   const uint64_t per_block = uint64_t(threads) * reduce_policy::vectors_in_flight;
-  const uint64_t blocks_needed = (p.vectors + per_block - 1) / per_block;
-  p.grid = unsigned(std::max<uint64_t>(1, std::min<uint64_t>(blocks_needed, max_blocks)));
+  const uint64_t blocks_needed = std::max<uint64_t>(1, (p.vectors + per_block - 1) / per_block);
+  const uint64_t capacity = std::max<unsigned>(1, max_blocks);
+  const uint64_t rounds = (blocks_needed + capacity - 1) / capacity;
+  p.grid = unsigned((blocks_needed + rounds - 1) / rounds);
   return p;
 }
 
