@@ -23,7 +23,9 @@ def main(path):
         ratio = wf["ratio_vs_cub"]
         print(f"{t:6} {op} 2^{wf['log2_n']:<2} wf {wf['median_us']:9.2f} us  cub {cub['median_us']:9.2f} us  "
               f"ratio {ratio:5.3f}  x_floor {wf['x_launch_floor']:5.2f}  {wf['gbps']:7.0f} GB/s "
-              f"{wf['pct_theoretical_peak']:5.1f}% theor  thrust {libs['thrust']['median_us']:9.2f}  {wf['check']}")
+              f"{wf['pct_theoretical_peak']:5.1f}% theor  thrust {libs['thrust']['median_us']:9.2f}  {wf['check']}"
+              + (f"  any_order {any_order['median_us']:7.2f} us ratio {any_order['ratio_vs_cub']:5.3f} {any_order['check']}"
+                 if (any_order := libs.get("warpfold any_order")) else ""))
         worst[(t, op)] = min(worst.get((t, op), 9e9), ratio)
     for k, v in worst.items():
         print("worst ratio", k, f"{v:.3f}")

@@ -5,7 +5,7 @@
 #   (default: all but report, which runs every lesson again)
 # Prints a short summary last; summary.txt, the test logs and results.tgz (every command's JSON
 # and Markdown) go to $OUT (or ./device-out without it).
-# A copy of the tree without .git learns its commit from .commit (git rev-parse --short=12 HEAD > .commit).
+# A copy of the tree whose .git is missing or lags learns its commit from .commit (git rev-parse --short=12 HEAD > .commit).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 OUT="${OUT:-$WARPFOLD_ROOT/device-out}"
@@ -20,7 +20,7 @@ summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 
 find_cuda
-say "== $(date -u +%FT%TZ) commit $(git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || echo unknown)"
+say "== $(date -u +%FT%TZ) commit $(cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | tee -a "$summary"
 say "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
 

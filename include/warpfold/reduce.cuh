@@ -16,7 +16,9 @@
 // * Asynchronous on `stream`, one kernel launch, no host synchronisation. Temp storage needs no
 //   initialisation and may be reused by the next call on the same stream.
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
-//   floating-point results are bitwise identical run to run.
+//   floating-point results are bitwise identical run to run (unless warpfold::any_order is
+//   passed: see below). Sums into a 32-bit integer combine the blocks' partials in one 64-bit
+//   atomic (exact in any order); every other reduce through a last-block ticket.
 // * Concurrency: up to detail::kTicketSlots (4096) reduces may be in flight at once per device.
 //
 // Errors are returned as cudaError_t: cudaErrorInvalidValue for a null pointer with n > 0 or too
@@ -37,6 +39,23 @@ cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, 
                    cudaStream_t stream = 0) {
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::lift_convert<Acc, identity>{},
                                  detail::finish_with_init<Op>{op}, stream);
+}
+
+// The opt-in faster mode, selected by passing warpfold::any_order last: float and double sums
+// combine the blocks' partials with floating-point atomics in the order the blocks finish, so
+// the last bits may differ run to run (every other type and operator is unaffected, and stays
+// reproducible). Saves the last block's pass over the partials: about 0.3 us from 2^13 to 2^22
+// elements on an H200.
+struct any_order_t {
+  explicit constexpr any_order_t() = default;
+};
+inline constexpr any_order_t any_order{};
+
+template <class T, class Acc, class Op>
+cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op, Acc init,
+                   cudaStream_t stream, any_order_t) {
+  return detail::dispatch_reduce<true>(d_temp, temp_bytes, d_in, d_out, n, init, op,
+                                       detail::lift_convert<Acc, identity>{}, detail::finish_with_init<Op>{op}, stream);
 }
 
 // Reduces transform(d_in[i]) (converted to Acc) with `op`: the transform is fused into the load,

@@ -12,7 +12,9 @@ namespace warpfold::bench {
 
 enum class ElementType { int32, float32, float64 };
 enum class ReduceOp { sum, max };
-enum class Library { warpfold, cub, thrust };
+// warpfold_any_order: warpfold::reduce with warpfold::any_order (differs only for float and
+// double sums, the only rows where it is run).
+enum class Library { warpfold, cub, thrust, warpfold_any_order };
 
 std::string to_string(ElementType t);
 std::string to_string(ReduceOp op);

@@ -2,6 +2,7 @@
 // reference, min/max/arg exact, NaN and infinities as documented, bitwise reproducible reruns.
 #include "gpu/reduce_test_support.cuh"
 
+#include <algorithm>
 #include <limits>
 
 using namespace warpfold;
@@ -56,6 +57,62 @@ TEST(ReduceFloat, HalfSumInFloat) { check_sum<__half, float>(false); }
 TEST(ReduceFloat, Bfloat16SumInFloat) { check_sum<__nv_bfloat16, float>(false); }
 TEST(ReduceFloat, CompensatedFloatSum) { check_sum<float, float>(true); }
 TEST(ReduceFloat, CompensatedDoubleSum) { check_sum<double, double>(true); }
+
+// warpfold::any_order: float and double sums combine the blocks' partials with atomics, in the
+// order the blocks finish (at most 2048 partials in any order after the reproducible fold).
+// Large sizes too, where the grid is full and every block adds to the slot's accumulator, and
+// one call after another, which relies on the last block putting the accumulator back to 0.
+template <class T>
+void check_any_order_sum() {
+  WARPFOLD_REQUIRE_GPU();
+  std::vector<uint64_t> sizes = reduce_sizes();
+  if ((1u << 22) + 3 <= max_test_n()) sizes.push_back((1u << 22) + 3);
+  for (uint64_t n : sizes) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, -1.0, 1.0);
+    long double ref = 0.5L, abs_sum = 0.5L;
+    for (const T& x : data) {
+      ref += x;
+      abs_sum += std::fabs(x);
+    }
+    const double bound = (double(n / 256 + 1) + 24 + 2048) * unit_roundoff<T>() * double(abs_sum) + 1e-300;
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      for (int rep = 0; rep < 2; ++rep) {
+        const T got = run_two_phase<T>([&](void* t, size_t& b, T* o) {
+          return reduce(t, b, buf.get(), o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
+        });
+        ASSERT_LE(std::fabs(double(got) - double(ref)), bound) << where(n, off, seed) << ", got " << double(got);
+      }
+    }
+  }
+}
+
+TEST(ReduceFloat, AnyOrderFloatSum) { check_any_order_sum<float>(); }
+TEST(ReduceFloat, AnyOrderDoubleSum) { check_any_order_sum<double>(); }
+
+// For every other type and operator any_order changes nothing: still exact and reproducible.
+TEST(ReduceFloat, AnyOrderLeavesOtherReducesAsTheyWere) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t n = (1u << 20) + 7;
+  WARPFOLD_REQUIRE_TEST_SIZE(n);
+  const uint64_t seed = new_seed();
+  const auto ints = random_values<int32_t>(n, seed, -1000, 1000);
+  int32_t expected = 0;
+  for (int32_t x : ints) expected += x;
+  offset_buffer<int32_t> ibuf(ints, 0);
+  EXPECT_EQ(run_two_phase<int32_t>([&](void* t, size_t& b, int32_t* o) {
+              return reduce(t, b, ibuf.get(), o, n, plus{}, 0, cudaStream_t{}, any_order);
+            }),
+            expected) << "seed " << seed;
+  const auto floats = random_values<float>(n, seed + 1, -1.0, 1.0);
+  offset_buffer<float> fbuf(floats, 0);
+  const float lowest = std::numeric_limits<float>::lowest();
+  const float max_any = run_two_phase<float>([&](void* t, size_t& b, float* o) {
+    return reduce(t, b, fbuf.get(), o, n, maximum{}, lowest, cudaStream_t{}, any_order);
+  });
+  EXPECT_EQ(max_any, *std::max_element(floats.begin(), floats.end())) << "seed " << seed + 1;
+}
 
 // The compensated sum's error does not grow with n: sum 2^22 copies of a value not exact in float.
 TEST(ReduceFloat, CompensatedSumBeatsPlainSumOnLongInputs) {

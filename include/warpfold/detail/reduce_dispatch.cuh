@@ -87,11 +87,11 @@ cudaError_t max_resident_blocks(Kernel kernel, unsigned& blocks) {
   return cudaSuccess;
 }
 
-template <class T, class Acc, class Out, class Op, class Lift, class Finish>
+template <bool AnyOrder = false, class T, class Acc, class Out, class Op, class Lift, class Finish>
 cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                             Lift lift, Finish finish, cudaStream_t stream) {
   using params_t = reduce_params<T, Acc, Out, Op, Lift, Finish>;
-  const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish>;
+  const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish, AnyOrder && has_atomic_sum<Acc, Op>>;
   unsigned max_blocks = 0;
   if (cudaError_t rc = max_resident_blocks(kernel, max_blocks); rc != cudaSuccess) return rc;
   if constexpr (uses_packed_sum<Acc, Op>) max_blocks = std::min(max_blocks, packed_sum::max_blocks);
