@@ -18,8 +18,11 @@
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
 //   floating-point results are bitwise identical run to run (unless warpfold::any_order is
 //   passed: see below). Sums into a 32-bit integer combine the blocks' partials in one 64-bit
-//   atomic (exact in any order); every other reduce through a last-block ticket.
-// * Concurrency: up to detail::kTicketSlots (4096) reduces may be in flight at once per device.
+//   atomic (exact in any order); every other reduce through a last-block ticket, which polls
+//   flagged partials of up to 4 bytes from grids of up to 256 blocks.
+// * Concurrency: up to detail::kTicketSlots (1024) reduces may be in flight at once per device.
+// * Module memory: the ticket slots and the polled partials take 2 MiB of device memory once the
+//   module is loaded (see detail/reduce_kernel.cuh).
 //
 // Errors are returned as cudaError_t: cudaErrorInvalidValue for a null pointer with n > 0 or too
 // little temp storage, cudaErrorMisalignedAddress for a pointer not aligned to its type, and any

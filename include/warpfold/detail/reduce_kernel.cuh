@@ -23,8 +23,19 @@ namespace warpfold::detail {
 // is needed; the last block of each reduce puts its ticket back to 0. Successive calls take
 // successive slots, so up to kTicketSlots reduces may run concurrently on one device.
 // 64 bits wide, so that a 32-bit integer sum can travel with its ticket (see packed_sum).
-inline constexpr unsigned kTicketSlots = 4096;
+inline constexpr unsigned kTicketSlots = 1024;
 static __device__ unsigned long long g_tickets[kTicketSlots];
+
+// Partials of at most 4 bytes from grids of at most kPolledMaxBlocks blocks skip the release
+// fence: each block stores (1 << 32) | its partial's bits in one 64-bit word (single-copy
+// atomic) of its ticket slot's row and takes its ticket with a relaxed atomic, both in flight at
+// once; the last block's threads each poll one word until its flag is set, clear it for the next
+// reduce on the slot, and fold the partials in block order, as the ticket path does, so results
+// are bitwise the same. One L2 round trip fewer (about 0.3 us from 2^13 to 2^20 floats on an
+// H200). The rows live in module memory (zeroed at load, 2 MiB), not in temp storage: a flag
+// must never be found set by garbage. The grids of up to 2^20 floats have at most 256 blocks.
+inline constexpr unsigned kPolledMaxBlocks = 256;
+static __device__ unsigned long long g_polled_partials[kTicketSlots * kPolledMaxBlocks];
 
 // A 32-bit integer sum rides on the ticket: each block adds (1 << 43) + its partial as an
 // unsigned 32-bit value to the slot in one atomic, so the count of blocks done sits in the top
@@ -54,6 +65,10 @@ __device__ __forceinline__ Acc* any_order_sum_slot(unsigned ticket) {
 template <class Acc, class Op>
 inline constexpr bool has_atomic_sum =
     std::is_same_v<Op, plus> && (std::is_same_v<Acc, float> || std::is_same_v<Acc, double>);
+
+// Whether a reduce of Acc with Op polls its partials (for grids of at most kPolledMaxBlocks).
+template <class Acc, class Op>
+inline constexpr bool polls_partials = sizeof(Acc) <= 4 && std::is_trivially_copyable_v<Acc>;
 
 // Whether a reduce of Acc with Op takes the packed_sum combine: sums whose accumulator is a
 // 32-bit integer (int8/int16/int32 data summed into int32, say).
@@ -246,6 +261,39 @@ __global__ void __launch_bounds__(reduce_policy::threads)
       }
     }
     return;
+  }
+  if constexpr (polls_partials<Acc, Op>) {
+    static_assert(kPolledMaxBlocks == kThreads, "the last block holds one polled partial per thread");
+    if (gridDim.x <= kPolledMaxBlocks) {
+      unsigned long long* row = g_polled_partials + size_t(p.ticket) * kPolledMaxBlocks;
+      if (threadIdx.x == 0) {
+        uint32_t bits = 0;
+        memcpy(&bits, &block_total, sizeof(Acc));
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[blockIdx.x]);
+        word.store((1ull << 32) | bits, cuda::memory_order_relaxed);
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ticket(g_tickets[p.ticket]);
+        is_last_block = ticket.fetch_add(1u, cuda::memory_order_relaxed) == gridDim.x - 1;
+      }
+      __syncthreads();
+      if (!is_last_block) return;
+      Acc partial{};
+      if (threadIdx.x < gridDim.x) {
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[threadIdx.x]);
+        unsigned long long flagged;
+        while (((flagged = word.load(cuda::memory_order_relaxed)) >> 32) == 0) {
+        }
+        word.store(0, cuda::memory_order_relaxed);  // clear for the next reduce on this slot
+        const uint32_t bits = uint32_t(flagged);
+        memcpy(&partial, &bits, sizeof(Acc));
+      }
+      __syncthreads();  // `storage` is reused
+      const Acc total = block::reduce<kThreads>(partial, p.op, int(gridDim.x), storage);
+      if (threadIdx.x == 0) {
+        *p.out = p.finish(p.init, total, true);
+        g_tickets[p.ticket] = 0;
+      }
+      return;
+    }
   }
   if (threadIdx.x == 0) {
     store_words(p.partials + blockIdx.x, block_total);
