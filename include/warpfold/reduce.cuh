@@ -19,8 +19,8 @@
 //   floating-point results are bitwise identical run to run (unless warpfold::any_order is
 //   passed: see below). Sums into a 32-bit integer combine the blocks' partials in one 64-bit
 //   atomic (exact in any order); every other reduce through a last-block ticket, which polls
-//   flagged partials of up to 4 bytes from grids of up to 256 blocks.
-// * Concurrency: up to detail::kTicketSlots (1024) reduces may be in flight at once per device.
+//   flagged partials of up to 8 bytes from grids of up to 256 blocks.
+// * Concurrency: up to detail::kTicketSlots (512) reduces may be in flight at once per device.
 // * Module memory: the ticket slots and the polled partials take 2 MiB of device memory once the
 //   module is loaded (see detail/reduce_kernel.cuh).
 //

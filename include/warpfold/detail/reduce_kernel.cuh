@@ -23,19 +23,21 @@ namespace warpfold::detail {
 // is needed; the last block of each reduce puts its ticket back to 0. Successive calls take
 // successive slots, so up to kTicketSlots reduces may run concurrently on one device.
 // 64 bits wide, so that a 32-bit integer sum can travel with its ticket (see packed_sum).
-inline constexpr unsigned kTicketSlots = 1024;
+inline constexpr unsigned kTicketSlots = 512;
 static __device__ unsigned long long g_tickets[kTicketSlots];
 
-// Partials of at most 4 bytes from grids of at most kPolledMaxBlocks blocks skip the release
-// fence: each block stores (1 << 32) | its partial's bits in one 64-bit word (single-copy
-// atomic) of its ticket slot's row and takes its ticket with a relaxed atomic, both in flight at
-// once; the last block's threads each poll one word until its flag is set, clear it for the next
-// reduce on the slot, and fold the partials in block order, as the ticket path does, so results
-// are bitwise the same. One L2 round trip fewer (about 0.3 us from 2^13 to 2^20 floats on an
-// H200). The rows live in module memory (zeroed at load, 2 MiB), not in temp storage: a flag
-// must never be found set by garbage. The grids of up to 2^20 floats have at most 256 blocks.
+// Partials of at most 8 bytes from grids of at most kPolledMaxBlocks blocks skip the release
+// fence: each block stores its partial as one or two 64-bit words, each (1 << 32) | 32 bits of
+// the partial (single-copy atomic), in its ticket slot's row, and takes its ticket with a
+// relaxed atomic, all in flight at once; in the last block, thread b polls block b's words until
+// their flags are set, clears them for the next reduce on the slot, and the partials are folded
+// in block order, as the ticket path folds them, so results are bitwise the same. One L2 round
+// trip fewer (about 0.3 us from 2^13 to 2^20 floats on an H200). The rows live in module memory
+// (zeroed at load; 512 slots × 256 blocks × 16 bytes = 2 MiB), not in temp storage: a flag must
+// never be found set by garbage. Up to 2^20 floats (2^19 doubles) take at most 256 blocks.
 inline constexpr unsigned kPolledMaxBlocks = 256;
-static __device__ unsigned long long g_polled_partials[kTicketSlots * kPolledMaxBlocks];
+inline constexpr unsigned kPolledMaxWords = 2;  // per partial: 32 bits of it per word
+static __device__ unsigned long long g_polled_partials[kTicketSlots * kPolledMaxBlocks * kPolledMaxWords];
 
 // A 32-bit integer sum rides on the ticket: each block adds (1 << 43) + its partial as an
 // unsigned 32-bit value to the slot in one atomic, so the count of blocks done sits in the top
@@ -68,7 +70,7 @@ inline constexpr bool has_atomic_sum =
 
 // Whether a reduce of Acc with Op polls its partials (for grids of at most kPolledMaxBlocks).
 template <class Acc, class Op>
-inline constexpr bool polls_partials = sizeof(Acc) <= 4 && std::is_trivially_copyable_v<Acc>;
+inline constexpr bool polls_partials = sizeof(Acc) <= 4 * kPolledMaxWords && std::is_trivially_copyable_v<Acc>;
 
 // Whether a reduce of Acc with Op takes the packed_sum combine: sums whose accumulator is a
 // 32-bit integer (int8/int16/int32 data summed into int32, say).
@@ -265,12 +267,16 @@ __global__ void __launch_bounds__(reduce_policy::threads)
   if constexpr (polls_partials<Acc, Op>) {
     static_assert(kPolledMaxBlocks == kThreads, "the last block holds one polled partial per thread");
     if (gridDim.x <= kPolledMaxBlocks) {
-      unsigned long long* row = g_polled_partials + size_t(p.ticket) * kPolledMaxBlocks;
+      constexpr unsigned kWords = (sizeof(Acc) + 3) / 4;
+      unsigned long long* row = g_polled_partials + size_t(p.ticket) * kPolledMaxBlocks * kPolledMaxWords;
       if (threadIdx.x == 0) {
-        uint32_t bits = 0;
-        memcpy(&bits, &block_total, sizeof(Acc));
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[blockIdx.x]);
-        word.store((1ull << 32) | bits, cuda::memory_order_relaxed);
+        unsigned long long raw = 0;  // a scalar, not an array: stays in registers
+        memcpy(&raw, &block_total, sizeof(Acc));
+#pragma unroll
+        for (unsigned w = 0; w < kWords; ++w) {
+          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[blockIdx.x * kPolledMaxWords + w]);
+          word.store((1ull << 32) | uint32_t(raw >> (32 * w)), cuda::memory_order_relaxed);
+        }
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ticket(g_tickets[p.ticket]);
         is_last_block = ticket.fetch_add(1u, cuda::memory_order_relaxed) == gridDim.x - 1;
       }
@@ -278,13 +284,17 @@ __global__ void __launch_bounds__(reduce_policy::threads)
       if (!is_last_block) return;
       Acc partial{};
       if (threadIdx.x < gridDim.x) {
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[threadIdx.x]);
-        unsigned long long flagged;
-        while (((flagged = word.load(cuda::memory_order_relaxed)) >> 32) == 0) {
+        unsigned long long raw = 0;
+#pragma unroll
+        for (unsigned w = 0; w < kWords; ++w) {
+          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[threadIdx.x * kPolledMaxWords + w]);
+          unsigned long long flagged;
+          while (((flagged = word.load(cuda::memory_order_relaxed)) >> 32) == 0) {
+          }
+          word.store(0, cuda::memory_order_relaxed);  // clear for the next reduce on this slot
+          raw |= (flagged & 0xffffffffull) << (32 * w);
         }
-        word.store(0, cuda::memory_order_relaxed);  // clear for the next reduce on this slot
-        const uint32_t bits = uint32_t(flagged);
-        memcpy(&partial, &bits, sizeof(Acc));
+        memcpy(&partial, &raw, sizeof(Acc));
       }
       __syncthreads();  // `storage` is reused
       const Acc total = block::reduce<kThreads>(partial, p.op, int(gridDim.x), storage);
