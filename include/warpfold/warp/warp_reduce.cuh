@@ -6,7 +6,12 @@
 // warp's threads diverge and reconverge at any point, so that code is a data race. Shuffles with an
 // explicit member mask exchange registers between lanes with the ordering made explicit.
 
+#include <warpfold/ops.cuh>
+
+#include <cuda/std/limits>
+
 #include <cstring>
+#include <type_traits>
 
 namespace warpfold::warp {
 
@@ -34,18 +39,54 @@ __device__ __forceinline__ T reduce_down(T value, Op op) {
   return value;
 }
 
+// 32-bit integer sum, min, max and bitwise ops have a one-instruction warp reduction on sm_80
+// and later (redux.sync), in place of five shuffle steps; integer results do not depend on the
+// order, so they stay exact and reproducible. Lanes without a value take the op's identity.
+template <class T, class Op>
+inline constexpr bool has_redux =
+    (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) &&
+    (std::is_same_v<Op, plus> || std::is_same_v<Op, minimum> || std::is_same_v<Op, maximum> ||
+     std::is_same_v<Op, bit_and> || std::is_same_v<Op, bit_or> || std::is_same_v<Op, bit_xor>);
+
+template <class T, class Op>
+__device__ __forceinline__ T redux_identity() {
+  if constexpr (std::is_same_v<Op, minimum>) return cuda::std::numeric_limits<T>::max();
+  else if constexpr (std::is_same_v<Op, maximum>) return cuda::std::numeric_limits<T>::lowest();
+  else if constexpr (std::is_same_v<Op, bit_and>) return T(~0u);
+  else return T(0);
+}
+
+template <class T, class Op>
+__device__ __forceinline__ T redux(T value) {
+  if constexpr (std::is_same_v<Op, plus>) return T(__reduce_add_sync(kFullMask, unsigned(value)));
+  else if constexpr (std::is_same_v<Op, minimum>) return __reduce_min_sync(kFullMask, value);
+  else if constexpr (std::is_same_v<Op, maximum>) return __reduce_max_sync(kFullMask, value);
+  else if constexpr (std::is_same_v<Op, bit_and>) return T(__reduce_and_sync(kFullMask, unsigned(value)));
+  else if constexpr (std::is_same_v<Op, bit_or>) return T(__reduce_or_sync(kFullMask, unsigned(value)));
+  else return T(__reduce_xor_sync(kFullMask, unsigned(value)));
+}
+
 // As reduce_down, but only lanes [0, valid) hold values (valid ≥ 1): lane l folds in lane
 // l + offset only when that lane is valid, so no identity element is needed. The fold order is
 // fixed, which keeps floating-point results reproducible.
 template <class T, class Op>
 __device__ __forceinline__ T reduce_down_partial(T value, Op op, int valid) {
   const int lane = threadIdx.x & 31;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr bool use_redux = has_redux<T, Op>;
+#else
+  constexpr bool use_redux = false;
+#endif
+  if constexpr (use_redux) {
+    return redux<T, Op>(lane < valid ? value : redux_identity<T, Op>());
+  } else {
 #pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    const T other = shuffle_down(value, offset);
-    if (lane + offset < valid) value = op(value, other);
+    for (int offset = 16; offset > 0; offset >>= 1) {
+      const T other = shuffle_down(value, offset);
+      if (lane + offset < valid) value = op(value, other);
+    }
+    return value;
   }
-  return value;
 }
 
 }  // namespace warpfold::warp
