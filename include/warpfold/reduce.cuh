@@ -44,11 +44,11 @@ cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, 
                                  detail::finish_with_init<Op>{op}, stream);
 }
 
-// The opt-in faster mode, selected by passing warpfold::any_order last: float and double sums
-// combine the blocks' partials with floating-point atomics in the order the blocks finish, so
-// the last bits may differ run to run (every other type and operator is unaffected, and stays
-// reproducible). Saves the last block's pass over the partials: about 0.3 us from 2^13 to 2^22
-// elements on an H200.
+// The opt-in faster mode, selected by passing warpfold::any_order last: float and double sums of
+// up to 32 MiB of input combine the blocks' partials with floating-point atomics in the order
+// the blocks finish, so the last bits may differ run to run (larger inputs, and every other type
+// and operator, are unaffected and stay reproducible). Measured on an H200: up to 0.6 us faster
+// for doubles from 2^13 to 2^22, within 0.3 us for floats.
 struct any_order_t {
   explicit constexpr any_order_t() = default;
 };

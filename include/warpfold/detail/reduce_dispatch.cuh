@@ -104,6 +104,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   if (reinterpret_cast<uintptr_t>(d_in) % alignof(T) != 0) return cudaErrorMisalignedAddress;
 
   params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
+  p.atomic_combine = AnyOrder && has_atomic_sum<Acc, Op> && n * sizeof(T) <= kAtomicCombineMaxBytes;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
                        reduce_policy::threads, max_blocks);
   kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
