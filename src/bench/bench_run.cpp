@@ -234,7 +234,8 @@ BenchOutcome run_bench(const BenchOptions& o) {
             out.check_failed = true;
           }
         }
-        std::vector<std::function<void()>> group{  // the launch floor first, then the libraries[&] { launch_empty_kernel(stream); },
+        // The launch floor first, then the libraries; `timed` below follows this order.
+        std::vector<std::function<void()>> group{[&] { launch_empty_kernel(stream); },
                                                  [&] { runners[Library::cub]->run(); },
                                                  [&] { runners[Library::warpfold]->run(); }};
         if (any_order_differs) group.push_back([&] { runners[Library::warpfold_any_order]->run(); });
@@ -244,18 +245,18 @@ BenchOutcome run_bench(const BenchOptions& o) {
         // there each is timed in its own series, as a caller repeating one reduce would see it.
         // With --cold every repetition starts from a flushed L2 and the order does not matter.
         const bool interleave = o.cold || bytes * 2 <= double(ctx.device().l2_bytes);
-        std::vector<harness::TimingStats> interleaved;
+        std::vector<harness::TimingStats> timed;
         if (interleave) {
-          interleaved = harness::time_interleaved(stream, o.warmup, o.reps, prepare, group);
+          timed = harness::time_interleaved(stream, o.warmup, o.reps, prepare, group);
         } else {
-          for (auto& run : group) interleaved.push_back(harness::time_on_stream(stream, o.warmup, o.reps, prepare, run));
+          for (auto& run : group) timed.push_back(harness::time_on_stream(stream, o.warmup, o.reps, prepare, run));
         }
-        std::map<Library, harness::TimingStats> stats{{Library::cub, interleaved[1]},
-                                                      {Library::warpfold, interleaved[2]}};
-        if (any_order_differs) stats[Library::warpfold_any_order] = interleaved[3];
+        if (timed.size() != group.size()) throw std::logic_error("bench: one timing per run expected");
+        std::map<Library, harness::TimingStats> stats{{Library::cub, timed.at(1)}, {Library::warpfold, timed.at(2)}};
+        if (any_order_differs) stats[Library::warpfold_any_order] = timed.at(3);
         stats[Library::thrust] =
             harness::time_on_stream(stream, o.warmup, o.reps, prepare, [&] { runners[Library::thrust]->run(); });
-        const double floor_ms = interleaved[0].median_ms;
+        const double floor_ms = timed.at(0).median_ms;
         floors_ms.push_back(floor_ms);
         std::map<Library, double> median;
         for (Library lib : libs) {

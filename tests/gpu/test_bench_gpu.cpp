@@ -1,0 +1,54 @@
+// `warpfold bench` on a device: every library gets a row at every size, with a real timing, a
+// ratio to CUB and a passing check, on both sides of the L2 threshold (timed interleaved below
+// half the L2, in series above).
+#include "gpu/gpu_test_support.hpp"
+
+#include "bench/bench_run.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+using namespace warpfold;
+
+namespace {
+
+TEST(BenchGpu, EveryLibraryHasATimedCheckedRowAtEverySize) {
+  WARPFOLD_REQUIRE_GPU();
+  WARPFOLD_REQUIRE_TEST_SIZE(uint64_t(1) << 26);
+  bench::BenchOptions o;
+  o.log2_min = 10;
+  o.log2_max = 26;  // 2^26 floats: 256 MiB, past half of any current L2
+  o.log2_step = 8;
+  o.types = {bench::ElementType::float32};
+  o.ops = {bench::ReduceOp::sum};
+  o.reps = 3;
+  o.cpu = false;
+  const auto out = bench::run_bench(o);
+  ASSERT_TRUE(out.gpu_ran);
+  EXPECT_FALSE(out.check_failed);
+  EXPECT_GT(out.report.meta.at("launch_floor_us").get<double>(), 0);
+  ASSERT_EQ(out.report.tables.size(), 1u);
+  const auto& t = out.report.tables[0];
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < t.columns.size(); ++i) col[t.columns[i].key] = i;
+  std::map<uint64_t, std::set<std::string>> libraries_at;
+  for (const auto& row : t.rows) {
+    const auto n = row[col.at("n")].get<uint64_t>();
+    const auto lib = row[col.at("library")].get<std::string>();
+    libraries_at[n].insert(lib);
+    const double median = row[col.at("median_us")].get<double>();
+    EXPECT_TRUE(std::isfinite(median) && median > 0) << lib << " n=" << n;
+    EXPECT_LE(row[col.at("min_us")].get<double>(), median) << lib << " n=" << n;
+    EXPECT_GE(row[col.at("max_us")].get<double>(), median) << lib << " n=" << n;
+    EXPECT_GT(row[col.at("ratio_vs_cub")].get<double>(), 0) << lib << " n=" << n;
+    EXPECT_GT(row[col.at("x_launch_floor")].get<double>(), 0) << lib << " n=" << n;
+    EXPECT_EQ(row[col.at("check")].get<std::string>(), "ok") << lib << " n=" << n;
+  }
+  const std::set<std::string> expected{"cub", "warpfold", "thrust", "warpfold any_order"};
+  ASSERT_EQ(libraries_at.size(), 3u);  // 2^10, 2^18, 2^26
+  for (const auto& [n, libs] : libraries_at) EXPECT_EQ(libs, expected) << "n=" << n;
+}
+
+}  // namespace
