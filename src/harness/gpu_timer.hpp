@@ -40,6 +40,16 @@ class EventPair {
   cudaEvent_t stop_{};
 };
 
+// One timed repetition: `prepare` outside the events, `run` between them; milliseconds.
+template <class Prepare, class Run>
+double time_once(cudaStream_t stream, const EventPair& events, Prepare& prepare, Run& run) {
+  prepare();
+  WARPFOLD_CUDA_CHECK(cudaEventRecord(events.start(), stream));
+  run();
+  WARPFOLD_CUDA_CHECK(cudaEventRecord(events.stop(), stream));
+  return events.elapsed_ms();
+}
+
 template <class Prepare, class Run>
 TimingStats time_on_stream(cudaStream_t stream, int warmup, int reps, Prepare&& prepare, Run&& run) {
   for (int i = 0; i < warmup; ++i) {
@@ -50,13 +60,7 @@ TimingStats time_on_stream(cudaStream_t stream, int warmup, int reps, Prepare&& 
   EventPair events;
   std::vector<double> samples;
   samples.reserve(reps);
-  for (int i = 0; i < reps; ++i) {
-    prepare();
-    WARPFOLD_CUDA_CHECK(cudaEventRecord(events.start(), stream));
-    run();
-    WARPFOLD_CUDA_CHECK(cudaEventRecord(events.stop(), stream));
-    samples.push_back(events.elapsed_ms());
-  }
+  for (int i = 0; i < reps; ++i) samples.push_back(time_once(stream, events, prepare, run));
   WARPFOLD_CUDA_CHECK(cudaGetLastError());
   return summarize(std::move(samples));
 }
@@ -76,13 +80,7 @@ std::vector<TimingStats> time_interleaved(cudaStream_t stream, int warmup, int r
   EventPair events;
   std::vector<std::vector<double>> samples(runs.size());
   for (int i = 0; i < reps; ++i) {
-    for (size_t j = 0; j < runs.size(); ++j) {
-      prepare();
-      WARPFOLD_CUDA_CHECK(cudaEventRecord(events.start(), stream));
-      runs[j]();
-      WARPFOLD_CUDA_CHECK(cudaEventRecord(events.stop(), stream));
-      samples[j].push_back(events.elapsed_ms());
-    }
+    for (size_t j = 0; j < runs.size(); ++j) samples[j].push_back(time_once(stream, events, prepare, runs[j]));
   }
   WARPFOLD_CUDA_CHECK(cudaGetLastError());
   std::vector<TimingStats> stats;

@@ -91,7 +91,8 @@ template <bool AnyOrder = false, class T, class Acc, class Out, class Op, class 
 cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                             Lift lift, Finish finish, cudaStream_t stream) {
   using params_t = reduce_params<T, Acc, Out, Op, Lift, Finish>;
-  const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish, AnyOrder && has_atomic_sum<Acc, Op>>;
+  constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
+  const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum>;
   unsigned max_blocks = 0;
   if (cudaError_t rc = max_resident_blocks(kernel, max_blocks); rc != cudaSuccess) return rc;
   if constexpr (uses_packed_sum<Acc, Op>) max_blocks = std::min(max_blocks, packed_sum::max_blocks);
@@ -104,7 +105,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   if (reinterpret_cast<uintptr_t>(d_in) % alignof(T) != 0) return cudaErrorMisalignedAddress;
 
   params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
-  p.atomic_combine = AnyOrder && has_atomic_sum<Acc, Op> && n * sizeof(T) <= kAtomicCombineMaxBytes;
+  p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
                        reduce_policy::threads, max_blocks);
   kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
