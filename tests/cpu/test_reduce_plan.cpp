@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 
 using namespace warpfold::detail;
@@ -35,28 +36,45 @@ TEST(ReducePlan, HeadBodyTailCoverTheInputOnceAtEveryAlignment) {
 TEST(ReducePlan, GridHasWorkForEveryBlockAndFillsTheDeviceOnce) {
   EXPECT_EQ(plan_reduce(0, 0, 4, 4, 256, 1056).grid, 1u);        // n = 0: one block writes init
   EXPECT_EQ(plan_reduce(3, 0, 4, 4, 256, 1056).grid, 1u);        // tail only
-  EXPECT_EQ(plan_reduce(4096, 0, 4, 4, 256, 1056).grid, 1u);     // 1024 vectors: 4 per thread, one block
-  EXPECT_EQ(plan_reduce(4100, 0, 4, 4, 256, 1056).grid, 2u);
+  EXPECT_EQ(plan_reduce(4096, 0, 4, 4, 256, 1056).grid, 1u);     // one tile: 1024 vectors
+  EXPECT_EQ(plan_reduce(8192, 0, 4, 4, 256, 1056).grid, 1u);     // two tiles: still one block
+  EXPECT_EQ(plan_reduce(8196, 0, 4, 4, 256, 1056).grid, 3u);     // three tiles (the last 1 vector)
+  EXPECT_EQ(plan_reduce(4096, 0, 8, 2, 256, 1056).grid, 1u);     // doubles: 32 KiB in one block
   EXPECT_EQ(plan_reduce(1u << 20, 0, 4, 4, 256, 1056).grid, 256u);  // 2^18 vectors / (256 × 4)
   EXPECT_EQ(plan_reduce(1056ull * 4096, 0, 4, 4, 256, 1056).grid, 1056u);  // exactly one full wave
-  // 2^26 vectors need 65536 block-batches: 63 rounds of 1041 blocks, not 62.06 rounds of 1056
-  EXPECT_EQ(plan_reduce(1ull << 28, 0, 4, 4, 256, 1056).grid, 1041u);
-  EXPECT_EQ(plan_reduce(1ull << 30, 0, 4, 4, 256, 1056).grid, 1053u);  // 262144 batches in 249 rounds
-  EXPECT_EQ(plan_reduce(1ull << 33, 0, 1, 16, 256, 1056).grid, 1055u);  // beyond 2^32 elements: 497 rounds
+  // Beyond one wave the grid stays at the capacity, however thin the last round.
+  EXPECT_EQ(plan_reduce(1056ull * 4096 + 4, 0, 4, 4, 256, 1056).grid, 1056u);
+  EXPECT_EQ(plan_reduce(1ull << 28, 0, 4, 4, 256, 1056).grid, 1056u);
+  EXPECT_EQ(plan_reduce(1ull << 33, 0, 1, 16, 256, 1056).grid, 1056u);  // beyond 2^32 elements
+  EXPECT_EQ(plan_reduce(1ull << 28, 0, 4, 4, 256, 7).grid, 7u);         // a small device
 }
 
-// Past one wave the grid shrinks so that the last round of the grid-stride loop is nearly full:
-// the slack is less than one block's share, and the grid never exceeds the resident capacity.
-TEST(ReducePlan, LastRoundIsNearlyFullBeyondOneWave) {
-  const uint64_t per_block = 256 * 4;
-  for (uint64_t n : {(1ull << 24) + 12, (1ull << 26) - 4, 1ull << 28, 3ull << 27, (1ull << 31) + 68}) {
-    const reduce_plan p = plan_reduce(n, 0, 4, 4, 256, 1056);
-    ASSERT_LE(p.grid, 1056u) << n;
-    const uint64_t batches = (p.vectors + per_block - 1) / per_block;
-    const uint64_t rounds = (batches + p.grid - 1) / p.grid;
-    const uint64_t covered = rounds * p.grid * per_block;
-    EXPECT_GE(covered, p.vectors) << n;
-    EXPECT_LT(covered - p.vectors, rounds * per_block) << n << ": more than one block's share left idle";
+// A reduce that polls its partials (up to 256 blocks) takes 256 blocks of two tiles rather than
+// 257 to 512 blocks of one; beyond 512 tiles, and for reduces that do not poll, nothing changes.
+TEST(ReducePlan, PollingReducesStayPolledUpToTwoTilesPerBlock) {
+  const uint64_t tile = 4096;  // int32 elements per tile
+  EXPECT_EQ(plan_reduce(256 * tile, 0, 4, 4, 256, 1056, 256).grid, 256u);
+  EXPECT_EQ(plan_reduce(256 * tile + 4, 0, 4, 4, 256, 1056, 256).grid, 256u);
+  EXPECT_EQ(plan_reduce(512 * tile, 0, 4, 4, 256, 1056, 256).grid, 256u);
+  EXPECT_EQ(plan_reduce(512 * tile + 4, 0, 4, 4, 256, 1056, 256).grid, 513u);
+  EXPECT_EQ(plan_reduce(300 * tile, 0, 4, 4, 256, 1056, 0).grid, 300u);  // not polled
+  EXPECT_EQ(plan_reduce(300 * tile, 0, 4, 4, 256, 200, 256).grid, 200u);  // capacity below the limit
+  EXPECT_EQ(plan_reduce(100 * tile, 0, 4, 4, 256, 1056, 256).grid, 100u);
+}
+
+// Every block's first tile exists (block b starts at tile b), so every launched block holds a
+// value; every tile is some block's: block b takes tiles b, b + grid, ...
+TEST(ReducePlan, EveryBlockHasATileAndEveryTileABlock) {
+  const uint64_t tile_vectors = 256 * 4;
+  for (uint64_t n : {1ull, 4097ull, 9000ull, (1ull << 24) + 12, (1ull << 26) - 4, 3ull << 27, (1ull << 31) + 68}) {
+    for (unsigned polled : {0u, 256u}) {
+      const reduce_plan p = plan_reduce(n, 0, 4, 4, 256, 1056, polled);
+      ASSERT_GE(p.grid, 1u);
+      ASSERT_LE(p.grid, 1056u) << n;
+      const uint64_t tiles = (p.vectors + tile_vectors - 1) / tile_vectors;
+      if (p.grid > 1) EXPECT_LT((p.grid - 1) * tile_vectors, p.vectors) << n << ": the last block has no tile";
+      EXPECT_LE(p.grid, std::max<uint64_t>(tiles, 1)) << n;
+    }
   }
 }
 

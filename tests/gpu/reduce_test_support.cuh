@@ -25,10 +25,14 @@ namespace warpfold::testing {
 
 // Sizes: empty, tiny, around vector and block boundaries, not multiples of anything, and 2^20 + 7.
 inline const std::vector<uint64_t>& reduce_sizes() {
-  // 2^20 4-byte elements fill exactly 256 blocks (the largest grid whose partials are polled);
-  // 2^20 + 7 takes 257 and the ticket path.
+  // For 4-byte elements (tiles of 4096): up to 8192 one block reading two tiles; 2^20 fills
+  // exactly 256 tiles and blocks (the largest grid whose partials are polled); 2^20 + 7 takes 257
+  // tiles, which 256 polling blocks share; 2^21 + 5 takes 513 tiles, 513 blocks and the ticket
+  // path (doubles: 1025 tiles, more than one wave of blocks).
   static const std::vector<uint64_t> sizes = [] {
-    std::vector<uint64_t> all{0, 1, 2, 3, 15, 16, 17, 31, 33, 255, 256, 1000, 4095, 4097, (1u << 16) + 3, 1u << 20, (1u << 20) + 7};
+    std::vector<uint64_t> all{0,    1,    2,    3,    15,   16,   17,   31,        33,       255,
+                              256,  1000, 4095, 4097, 8191, 8193, (1u << 16) + 3, 1u << 20, (1u << 20) + 7,
+                              (1u << 21) + 5};
     std::vector<uint64_t> kept;
     for (uint64_t n : all) {
       if (n <= max_test_n()) kept.push_back(n);

@@ -106,8 +106,11 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
 
   params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
   p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
+  // The combine that would take a grid of kPolledMaxBlocks (packed sums and the atomic combine
+  // come first in the kernel; they do not poll).
+  const bool polls = polls_partials<Acc, Op> && !uses_packed_sum<Acc, Op> && !p.atomic_combine;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
-                       reduce_policy::threads, max_blocks);
+                       reduce_policy::threads, max_blocks, polls ? kPolledMaxBlocks : 0);
   kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
   return cudaGetLastError();
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The single-pass device-wide reduce kernel.
 //
-// One launch does all the work: each block reduces its grid-stride share of the input in
+// One launch does all the work: each block reduces its share of the input (tiles of 16 KiB) in
 // registers, writes one partial, and the last block to finish (found with an atomic ticket)
 // reduces the partials and writes the result. The fold order depends only on the grid, the
 // block size and n, so floating-point results are bitwise reproducible run to run on a device.
@@ -175,52 +175,45 @@ __global__ void __launch_bounds__(reduce_policy::threads)
   __shared__ block::reduce_storage<Acc, kThreads> storage;
   __shared__ bool is_last_block;
 
-  const uint64_t stride = uint64_t(gridDim.x) * kThreads;
-  uint64_t i = uint64_t(blockIdx.x) * kThreads + threadIdx.x;
+  constexpr uint64_t kTile = reduce_policy::tile_vectors;
+  static_assert(kTile == uint64_t(kThreads) * kInFlight, "a tile is one load per thread per vector in flight");
   fold<Acc, Op> f{Acc{}, false, p.op};
 
-  // Body: vector i covers elements head + i·kVec … + kVec - 1.
-  auto fold_vector = [&](const vec_t& v, uint64_t vi) {
-#pragma unroll
-    for (unsigned j = 0; j < kVec; ++j) f.add(p.lift(v.v[j], p.plan.head + vi * kVec + j));
+  // Body: block b folds tiles b, b + grid, ...; in each, thread t loads vectors t + k·kThreads
+  // (k < kInFlight), all before the first is used. Vector i covers elements head + i·kVec …
+  // + kVec - 1. Only the body's last tile may be partial: its loads are predicated.
+  using item_t = std::conditional_t<(kVec > 1), vec_t, T>;  // T itself where T does not tile 16 B
+  auto load_item = [&](uint64_t i) -> item_t {
+    if constexpr (kVec > 1) return load_vector(reinterpret_cast<const vec_t*>(p.in + p.plan.head) + i);
+    else return p.in[i];
   };
-  // Full batches, then one predicated batch: every load of a thread's last round is issued
-  // before the first is used, so the last round costs one memory latency, not up to kInFlight.
-  if constexpr (kVec > 1) {
-    const vec_t* body = reinterpret_cast<const vec_t*>(p.in + p.plan.head);
-    for (; i + (kInFlight - 1) * stride < p.plan.vectors; i += kInFlight * stride) {
-      vec_t v[kInFlight];
+  auto fold_item = [&](const item_t& v, uint64_t i) {
+    if constexpr (kVec > 1) {
 #pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k) v[k] = load_vector(body + i + k * stride);
-#pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k) fold_vector(v[k], i + k * stride);
+      for (unsigned j = 0; j < kVec; ++j) f.add(p.lift(v.v[j], p.plan.head + i * kVec + j));
+    } else {
+      f.add(p.lift(v, i));
     }
-    if (i < p.plan.vectors) {
-      vec_t v[kInFlight];
+  };
+  const uint64_t full_tiles = p.plan.vectors / kTile;
+  uint64_t tile = blockIdx.x;
+  for (; tile < full_tiles; tile += gridDim.x) {
+    const uint64_t first = tile * kTile + threadIdx.x;
+    item_t v[kInFlight];
 #pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k)
-        if (i + k * stride < p.plan.vectors) v[k] = load_vector(body + i + k * stride);
+    for (unsigned k = 0; k < kInFlight; ++k) v[k] = load_item(first + k * kThreads);
 #pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k)
-        if (i + k * stride < p.plan.vectors) fold_vector(v[k], i + k * stride);
-    }
-  } else {
-    for (; i + (kInFlight - 1) * stride < p.plan.vectors; i += kInFlight * stride) {
-      T v[kInFlight];
+    for (unsigned k = 0; k < kInFlight; ++k) fold_item(v[k], first + k * kThreads);
+  }
+  if (tile == full_tiles && tile * kTile < p.plan.vectors) {
+    const uint64_t first = tile * kTile + threadIdx.x;
+    item_t v[kInFlight];
 #pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k) v[k] = p.in[i + k * stride];
+    for (unsigned k = 0; k < kInFlight; ++k)
+      if (first + k * kThreads < p.plan.vectors) v[k] = load_item(first + k * kThreads);
 #pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k) f.add(p.lift(v[k], i + k * stride));
-    }
-    if (i < p.plan.vectors) {
-      T v[kInFlight];
-#pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k)
-        if (i + k * stride < p.plan.vectors) v[k] = p.in[i + k * stride];
-#pragma unroll
-      for (unsigned k = 0; k < kInFlight; ++k)
-        if (i + k * stride < p.plan.vectors) f.add(p.lift(v[k], i + k * stride));
-    }
+    for (unsigned k = 0; k < kInFlight; ++k)
+      if (first + k * kThreads < p.plan.vectors) fold_item(v[k], first + k * kThreads);
   }
   // Head and tail: fewer than kVec elements each, read by the first threads of block 0.
   if (blockIdx.x == 0) {
@@ -229,9 +222,12 @@ __global__ void __launch_bounds__(reduce_policy::threads)
     if (threadIdx.x < p.plan.tail) f.add(p.lift(p.in[tail_start + threadIdx.x], tail_start + threadIdx.x));
   }
 
-  // Threads holding a value form a prefix of the block (see plan_reduce): count them.
-  const uint64_t first = uint64_t(blockIdx.x) * kThreads;
-  int valid = p.plan.vectors > first ? int(p.plan.vectors - first < kThreads ? p.plan.vectors - first : kThreads) : 0;
+  // Threads holding a value form a prefix of the block: those with a vector in its first tile
+  // (tile b; see plan_reduce). Count them.
+  const uint64_t first_vector = uint64_t(blockIdx.x) * kTile;
+  int valid = p.plan.vectors > first_vector
+                  ? int(p.plan.vectors - first_vector < kThreads ? p.plan.vectors - first_vector : kThreads)
+                  : 0;
   if (blockIdx.x == 0) valid = max(valid, int(max(p.plan.head, p.plan.tail)));
 
   if (gridDim.x == 1) {  // one block: no partials, no ticket
