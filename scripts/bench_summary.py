@@ -9,8 +9,10 @@ def main(path):
     doc = json.load(open(path))
     meta = doc["meta"]
     floor = meta.get("launch_floor_us", float("nan"))
-    print(f"device {meta.get('device', {}).get('name')} floor {floor:.2f} us, "
-          f"peak read {meta.get('peak_read_gbps', 0):.0f} GB/s, commit {meta.get('commit')}")
+    device = meta.get("device") or {}
+    print(f"device {device.get('name')} (driver {device.get('driver_release') or '?'}, "
+          f"CUDA {device.get('runtime')}) floor {floor:.2f} us, "
+          f"peak read {meta.get('peak_read_gbps', 0):.0f} GB/s, commit {meta.get('commit')}, {meta.get('date')}")
     rows = doc["tables"][0]["rows"]
     by = {}
     for r in rows:

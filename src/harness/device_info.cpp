@@ -4,6 +4,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <string>
+
 namespace warpfold::harness {
 
 std::optional<std::string> cuda_unavailable_reason() {
@@ -37,7 +42,17 @@ DeviceSummary query_device(int ordinal) {
   WARPFOLD_CUDA_CHECK(cudaDeviceGetAttribute(&d.mem_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
   WARPFOLD_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
   WARPFOLD_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
+  // The CUDA API gives only the CUDA version the driver supports; the release itself is in the
+  // kernel module's version text (Linux). Not there (another OS, a container without /proc): empty.
+  std::ifstream proc("/proc/driver/nvidia/version");
+  if (proc) d.driver_release = parse_driver_release(std::string(std::istreambuf_iterator<char>(proc), {}));
   return d;
+}
+
+std::string parse_driver_release(const std::string& text) {
+  static const std::regex release(R"(Kernel Module(?:\s+for\s+\S+)?\s+([0-9]+(?:\.[0-9]+)+))");
+  std::smatch m;
+  return std::regex_search(text, m, release) ? m[1].str() : std::string();
 }
 
 double theoretical_bandwidth_gbps(int mem_clock_khz, int bus_width_bits) {

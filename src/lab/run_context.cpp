@@ -56,11 +56,14 @@ RunContext RunContext::open(report::Report& report) {
       {"l2_bytes", d.l2_bytes},
       {"global_mem_bytes", d.global_mem_bytes},
       {"driver", harness::cuda_version_string(d.driver_version)},
+      {"driver_release", d.driver_release.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.driver_release)},
       {"runtime", harness::cuda_version_string(d.runtime_version)},
       {"theoretical_gbps", theoretical}};
   char line[256];
-  std::snprintf(line, sizeof line, "device: %s (sm_%d%d, %d SMs, %s), driver CUDA %s, runtime %s, theoretical %.0f GB/s",
+  std::snprintf(line, sizeof line,
+                "device: %s (sm_%d%d, %d SMs, %s), driver %s (CUDA %s), runtime %s, theoretical %.0f GB/s",
                 d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, gib(double(d.global_mem_bytes)).c_str(),
+                d.driver_release.empty() ? "release unknown" : d.driver_release.c_str(),
                 harness::cuda_version_string(d.driver_version).c_str(),
                 harness::cuda_version_string(d.runtime_version).c_str(), theoretical);
   report.preamble.push_back(line);

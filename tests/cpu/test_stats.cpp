@@ -29,3 +29,14 @@ TEST(CudaVersion, FormatsMajorMinor) {
   EXPECT_EQ(cuda_version_string(13000), "13.0");
   EXPECT_EQ(cuda_version_string(12080), "12.8");
 }
+
+TEST(DriverRelease, ReadFromTheKernelModuleVersionText) {
+  EXPECT_EQ(parse_driver_release("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue Oct 14 2025\n"
+                                 "GCC version:  gcc version 13.3.0\n"),
+            "580.159.04");
+  EXPECT_EQ(parse_driver_release("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build"),
+            "570.86.15");
+  EXPECT_EQ(parse_driver_release("NVRM version: NVIDIA UNIX aarch64 Kernel Module  550.54\n"), "550.54");
+  EXPECT_EQ(parse_driver_release(""), "");
+  EXPECT_EQ(parse_driver_release("GCC version: gcc 13.3.0"), "");
+}
