@@ -111,11 +111,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   const bool polls = polls_partials<Acc, Op> && !uses_packed_sum<Acc, Op> && !p.atomic_combine;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
                        reduce_policy::threads, max_blocks, polls ? kPolledMaxBlocks : 0);
-  if (p.plan.grid == 1) {
-    reduce_one_block<T, Acc, Out, Op, Lift, Finish><<<1, reduce_policy::threads, 0, stream>>>(p);
-  } else {
-    kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
-  }
+  kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
   return cudaGetLastError();
 }
 

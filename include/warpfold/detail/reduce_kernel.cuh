@@ -170,17 +170,33 @@ struct reduce_params {
   bool atomic_combine = false;  // any_order float/double sums up to kAtomicCombineMaxBytes
 };
 
-// Folds this block's share of the input into `f`: tiles blockIdx.x, blockIdx.x + gridDim.x, ...
-// of the body and, in block 0, the head and the tail. Returns how many of the block's threads
-// hold a value; they form a prefix of the block.
-template <class T, class Acc, class Out, class Op, class Lift, class Finish>
-__device__ __forceinline__ int fold_share(const reduce_params<T, Acc, Out, Op, Lift, Finish>& p, fold<Acc, Op>& f) {
+// AnyOrder: take the any-order combine where has_atomic_sum<Acc, Op> (else it changes nothing).
+template <class T, class Acc, class Out, class Op, class Lift, class Finish, bool AnyOrder>
+__global__ void __launch_bounds__(reduce_policy::threads)
+    reduce_single_pass(const reduce_params<T, Acc, Out, Op, Lift, Finish> p) {
   constexpr unsigned kThreads = reduce_policy::threads;
   constexpr unsigned kVec = vector_elements<T>;
   constexpr unsigned kInFlight = reduce_policy::vectors_in_flight;
   using vec_t = vector_of<T, kVec>;
+  __shared__ block::reduce_storage<Acc, kThreads> storage;
+  __shared__ bool is_last_block;
+
+  // Polled combine: the ticket is drawn on entry (see kPolledMaxBlocks).
+  constexpr bool kMayPoll = polls_partials<Acc, Op> && !uses_packed_sum<Acc, Op>;
+  bool polled = false;
+  unsigned arrival = 0;
+  if constexpr (kMayPoll) {
+    const bool atomic_combine = AnyOrder && has_atomic_sum<Acc, Op> && p.atomic_combine;
+    polled = gridDim.x > 1 && gridDim.x <= kPolledMaxBlocks && !atomic_combine;
+    if (polled && threadIdx.x == 0) {
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ticket(g_tickets[p.ticket]);
+      arrival = unsigned(ticket.fetch_add(1u, cuda::memory_order_relaxed));
+    }
+  }
+
   constexpr uint64_t kTile = reduce_policy::tile_vectors;
   static_assert(kTile == uint64_t(kThreads) * kInFlight, "a tile is one load per thread per vector in flight");
+  fold<Acc, Op> f{Acc{}, false, p.op};
 
   // Body: block b folds tiles b, b + grid, ...; in each, thread t loads vectors t + k·kThreads
   // (k < kInFlight), all before the first is used. Vector i covers elements head + i·kVec …
@@ -203,14 +219,8 @@ __device__ __forceinline__ int fold_share(const reduce_params<T, Acc, Out, Op, L
   for (; tile < full_tiles; tile += gridDim.x) {
     const uint64_t first = tile * kTile + threadIdx.x;
     item_t v[kInFlight];
-    // The bound always holds in a full tile; it is there for ptxas. Without it, in the library's
-    // kernels, ptxas reused the first load's registers for the third, so that a tile cost up to
-    // three memory round trips instead of one (SASS of the one-block int32 max kernel: 3.6 us
-    // against 2.5 us for the same loads issued together). With the loads predicated it issues all
-    // four first. The folds need no predicate.
 #pragma unroll
-    for (unsigned k = 0; k < kInFlight; ++k)
-      if (first + k * kThreads < p.plan.vectors) v[k] = load_item(first + k * kThreads);
+    for (unsigned k = 0; k < kInFlight; ++k) v[k] = load_item(first + k * kThreads);
 #pragma unroll
     for (unsigned k = 0; k < kInFlight; ++k) fold_item(v[k], first + k * kThreads);
   }
@@ -238,48 +248,12 @@ __device__ __forceinline__ int fold_share(const reduce_params<T, Acc, Out, Op, L
                   ? int(p.plan.vectors - first_vector < kThreads ? p.plan.vectors - first_vector : kThreads)
                   : 0;
   if (blockIdx.x == 0) valid = max(valid, int(max(p.plan.head, p.plan.tail)));
-  return valid;
-}
 
-// One block reduces the whole input: no partials, no ticket. A kernel of its own (not a branch of
-// reduce_single_pass) because its code is a fraction of the size: on an H200, inputs of one tile
-// took 0.4-0.7 us less than through the single-pass kernel, measured back to back (the
-// instruction fetches of the larger kernel, it seems: the path executed is nearly the same).
-template <class T, class Acc, class Out, class Op, class Lift, class Finish>
-__global__ void __launch_bounds__(reduce_policy::threads)
-    reduce_one_block(const reduce_params<T, Acc, Out, Op, Lift, Finish> p) {
-  __shared__ block::reduce_storage<Acc, reduce_policy::threads> storage;
-  fold<Acc, Op> f{Acc{}, false, p.op};
-  const int valid = fold_share(p, f);
-  const Acc total = valid ? block::reduce<reduce_policy::threads>(f.acc, p.op, valid, storage) : Acc{};
-  if (threadIdx.x == 0) *p.out = p.finish(p.init, total, valid > 0);
-}
-
-// Grids of two blocks or more (one block goes to reduce_one_block), so every block holds a
-// value. AnyOrder: take the any-order combine where has_atomic_sum<Acc, Op> (else it changes
-// nothing).
-template <class T, class Acc, class Out, class Op, class Lift, class Finish, bool AnyOrder>
-__global__ void __launch_bounds__(reduce_policy::threads)
-    reduce_single_pass(const reduce_params<T, Acc, Out, Op, Lift, Finish> p) {
-  constexpr unsigned kThreads = reduce_policy::threads;
-  __shared__ block::reduce_storage<Acc, kThreads> storage;
-  __shared__ bool is_last_block;
-
-  // Polled combine: the ticket is drawn on entry (see kPolledMaxBlocks).
-  constexpr bool kMayPoll = polls_partials<Acc, Op> && !uses_packed_sum<Acc, Op>;
-  bool polled = false;
-  unsigned arrival = 0;
-  if constexpr (kMayPoll) {
-    const bool atomic_combine = AnyOrder && has_atomic_sum<Acc, Op> && p.atomic_combine;
-    polled = gridDim.x > 1 && gridDim.x <= kPolledMaxBlocks && !atomic_combine;
-    if (polled && threadIdx.x == 0) {
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ticket(g_tickets[p.ticket]);
-      arrival = unsigned(ticket.fetch_add(1u, cuda::memory_order_relaxed));
-    }
+  if (gridDim.x == 1) {  // one block: no partials, no ticket
+    const Acc total = valid ? block::reduce<kThreads>(f.acc, p.op, valid, storage) : Acc{};
+    if (threadIdx.x == 0) *p.out = p.finish(p.init, total, valid > 0);
+    return;
   }
-
-  fold<Acc, Op> f{Acc{}, false, p.op};
-  const int valid = fold_share(p, f);
 
   const Acc block_total = block::reduce<kThreads>(f.acc, p.op, valid, storage);
   if constexpr (uses_packed_sum<Acc, Op>) {
