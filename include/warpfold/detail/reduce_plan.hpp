@@ -22,7 +22,7 @@ struct reduce_policy {
   static constexpr unsigned vector_bytes = 16;
   static constexpr unsigned tile_vectors = threads * vectors_in_flight;
   // Up to this many tiles (32 KiB) one block reads them in turn: on an H200 that beat two blocks
-  // and their combine (2^13 floats: 7.5 against 8.1 µs; 2^12 doubles: 7.6 against 8.1 µs);
+  // and their combine (2^13 floats: 7.5 against 8.1 µs; 2^12 doubles: 7.6 against 8.1-8.5 µs);
   // at four tiles the two were even.
   static constexpr unsigned single_block_max_tiles = 2;
 };
@@ -69,7 +69,7 @@ inline reduce_plan plan_reduce(uint64_t n, uintptr_t address, size_t elem_bytes,
   if (tiles <= reduce_policy::single_block_max_tiles) return p;  // grid 1
   p.grid = unsigned(std::min<uint64_t>(tiles, std::max<unsigned>(1, max_blocks)));
   // Just past the polled limit, half the blocks taking two tiles each and polling their partials
-  // beat one tile each and the ticket path (H200, 2^21 floats: 9.0-9.9 against 9.4-10.6 µs).
+  // beat one tile each and the ticket path (H200, 2^21 floats: 9.0-9.9 against 9.4-10.7 µs).
   if (polled_max_blocks > 0 && p.grid > polled_max_blocks && tiles <= 2ull * polled_max_blocks)
     p.grid = polled_max_blocks;
   return p;
