@@ -199,8 +199,10 @@ __global__ void __launch_bounds__(reduce_policy::threads)
   fold<Acc, Op> f{Acc{}, false, p.op};
 
   // Body: block b folds tiles b, b + grid, ...; in each, thread t loads vectors t + k·kThreads
-  // (k < kInFlight), all before the first is used. Vector i covers elements head + i·kVec …
-  // + kVec - 1. Only the body's last tile may be partial: its loads are predicated.
+  // (k < kInFlight) before folding them. (ptxas may interleave: for int32 max it issues two
+  // loads, folds, then one and one; forcing all four first measured no faster. bench/NOTES.md.)
+  // Vector i covers elements head + i·kVec … + kVec - 1. Only the body's last tile may be
+  // partial: its loads are predicated.
   using item_t = std::conditional_t<(kVec > 1), vec_t, T>;  // T itself where T does not tile 16 B
   auto load_item = [&](uint64_t i) -> item_t {
     if constexpr (kVec > 1) return load_vector(reinterpret_cast<const vec_t*>(p.in + p.plan.head) + i);
