@@ -63,8 +63,9 @@ TEST(ReducePlan, PollingReducesStayPolledUpToTwoTilesPerBlock) {
 }
 
 // Every block's first tile exists (block b starts at tile b), so every launched block holds a
-// value; every tile is some block's: block b takes tiles b, b + grid, ...
-TEST(ReducePlan, EveryBlockHasATileAndEveryTileABlock) {
+// value. (That every tile is some block's follows from the kernel's stride: block b takes tiles
+// b, b + grid, ...)
+TEST(ReducePlan, EveryLaunchedBlockHasATile) {
   const uint64_t tile_vectors = 256 * 4;
   for (uint64_t n : {1ull, 4097ull, 9000ull, (1ull << 24) + 12, (1ull << 26) - 4, 3ull << 27, (1ull << 31) + 68}) {
     for (unsigned polled : {0u, 256u}) {
