@@ -170,9 +170,15 @@ struct reduce_params {
   bool atomic_combine = false;  // any_order float/double sums up to kAtomicCombineMaxBytes
 };
 
+// __launch_bounds__'s blocks per SM for a reduce of T into Acc (see reduce_policy::
+// min_blocks_per_sm); 0 emits no bound, leaving the register count to ptxas.
+template <class T, class Acc>
+inline constexpr unsigned min_blocks_per_sm =
+    vector_elements<T> <= 4 && sizeof(Acc) <= 8 ? reduce_policy::min_blocks_per_sm : 0;
+
 // AnyOrder: take the any-order combine where has_atomic_sum<Acc, Op> (else it changes nothing).
 template <class T, class Acc, class Out, class Op, class Lift, class Finish, bool AnyOrder>
-__global__ void __launch_bounds__(reduce_policy::threads)
+__global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, Acc>))
     reduce_single_pass(const reduce_params<T, Acc, Out, Op, Lift, Finish> p) {
   constexpr unsigned kThreads = reduce_policy::threads;
   constexpr unsigned kVec = vector_elements<T>;
@@ -199,10 +205,7 @@ __global__ void __launch_bounds__(reduce_policy::threads)
   fold<Acc, Op> f{Acc{}, false, p.op};
 
   // Body: block b folds tiles b, b + grid, ...; in each, thread t loads vectors t + k·kThreads
-  // (k < kInFlight) before folding them. (ptxas may interleave: for int32 max it issues two
-  // loads, folds, then one and one; forcing all four first measured no faster. bench/NOTES.md.)
-  // Vector i covers elements head + i·kVec … + kVec - 1. Only the body's last tile may be
-  // partial: its loads are predicated.
+  // (k < kInFlight) before folding them. Vector i covers elements head + i·kVec … + kVec - 1.
   using item_t = std::conditional_t<(kVec > 1), vec_t, T>;  // T itself where T does not tile 16 B
   auto load_item = [&](uint64_t i) -> item_t {
     if constexpr (kVec > 1) return load_vector(reinterpret_cast<const vec_t*>(p.in + p.plan.head) + i);
@@ -216,8 +219,31 @@ __global__ void __launch_bounds__(reduce_policy::threads)
       f.add(p.lift(v, i));
     }
   };
+  // A block's first tile, and the last, partial tile: loads guarded by the body's end. Every
+  // block's first tile is folded apart from the loop: for a block with a single tile (every block
+  // up to 2^20 floats) it is all the block reads, so its loads must all be in flight before the
+  // first fold, or the block waits for two or three memory round trips in a row. ptxas decides
+  // that order, not the source: with the register budget of reduce_policy::min_blocks_per_sm and
+  // this split, nvcc 13.0 issues all four loads together in the first tile and in the loop for
+  // int32, float and double sum and max (checked in the SASS; bench/NOTES.md).
+  auto fold_guarded_tile = [&](uint64_t tile) {
+    const uint64_t first = tile * kTile + threadIdx.x;
+    const uint64_t left = p.plan.vectors - tile * kTile;  // ≥ 1
+    const unsigned in_tile = unsigned(left < kTile ? left : kTile);
+    item_t v[kInFlight];
+#pragma unroll
+    for (unsigned k = 0; k < kInFlight; ++k)
+      if (threadIdx.x + k * kThreads < in_tile) v[k] = load_item(first + k * kThreads);
+#pragma unroll
+    for (unsigned k = 0; k < kInFlight; ++k)
+      if (threadIdx.x + k * kThreads < in_tile) fold_item(v[k], first + k * kThreads);
+  };
   const uint64_t full_tiles = p.plan.vectors / kTile;
   uint64_t tile = blockIdx.x;
+  if (tile * kTile < p.plan.vectors) {
+    fold_guarded_tile(tile);
+    tile += gridDim.x;
+  }
   for (; tile < full_tiles; tile += gridDim.x) {
     const uint64_t first = tile * kTile + threadIdx.x;
     item_t v[kInFlight];
@@ -226,16 +252,7 @@ __global__ void __launch_bounds__(reduce_policy::threads)
 #pragma unroll
     for (unsigned k = 0; k < kInFlight; ++k) fold_item(v[k], first + k * kThreads);
   }
-  if (tile == full_tiles && tile * kTile < p.plan.vectors) {
-    const uint64_t first = tile * kTile + threadIdx.x;
-    item_t v[kInFlight];
-#pragma unroll
-    for (unsigned k = 0; k < kInFlight; ++k)
-      if (first + k * kThreads < p.plan.vectors) v[k] = load_item(first + k * kThreads);
-#pragma unroll
-    for (unsigned k = 0; k < kInFlight; ++k)
-      if (first + k * kThreads < p.plan.vectors) fold_item(v[k], first + k * kThreads);
-  }
+  if (tile == full_tiles && tile * kTile < p.plan.vectors) fold_guarded_tile(tile);
   // Head and tail: fewer than kVec elements each, read by the first threads of block 0.
   if (blockIdx.x == 0) {
     if (threadIdx.x < p.plan.head) f.add(p.lift(p.in[threadIdx.x], threadIdx.x));

@@ -13,12 +13,22 @@ namespace warpfold::detail {
 
 // Tuning as data, apart from the algorithm. 256 threads per block; 4 vectors of 16 bytes in
 // flight per thread cover DRAM latency (Little's law: ~4.8 TB/s × ~0.7 µs ≈ 3.4 MB in flight
-// needed, 132 SMs × 2048 threads × 64 B = 17 MB offered). A block loads a tile at a time: the
-// 256 × 4 vectors (16 KiB) that lie next to each other in memory, thread t taking vectors
-// t, t + 256, t + 512 and t + 768 (each warp's loads coalesced, the block's 16 KiB contiguous).
+// needed, 132 SMs × 1280 threads (5 blocks) × 64 B = 10.8 MB offered). A block loads a tile at a
+// time: the 256 × 4 vectors (16 KiB) that lie next to each other in memory, thread t taking
+// vectors t, t + 256, t + 512 and t + 768 (each warp's loads coalesced, the block's 16 KiB
+// contiguous).
 struct reduce_policy {
   static constexpr unsigned threads = 256;
   static constexpr unsigned vectors_in_flight = 4;
+  // The register budget asked of ptxas for types of up to 4 elements per vector with an
+  // accumulator of up to 8 bytes: at least this many blocks per SM (__launch_bounds__), that is
+  // up to 48 registers. Left to itself, ptxas fits such kernels in 32-40 registers by issuing a
+  // tile's four loads two, then one and one, after folding the first ones: three memory round
+  // trips in a row where one would do. With 48 it keeps the four in flight; on an H200 that made
+  // 2^13-2^20 up to 8% faster and 2^24-2^28 1-5% faster than the 32-register kernel. Smaller
+  // types (8 or 16 elements per vector) and wider accumulators need more registers, and spill
+  // under this budget: they keep ptxas's own choice (bench/NOTES.md).
+  static constexpr unsigned min_blocks_per_sm = 5;
   static constexpr unsigned vector_bytes = 16;
   static constexpr unsigned tile_vectors = threads * vectors_in_flight;
   // Up to this many tiles (32 KiB) one block reads them in turn: on an H200 that beat two blocks
