@@ -268,13 +268,13 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
                   : 0;
   if (blockIdx.x == 0) valid = max(valid, int(max(p.plan.head, p.plan.tail)));
 
+  // valid is the same for the whole block (0 only for n = 0, in one block), so every thread or
+  // none reaches the barriers inside.
+  const Acc block_total = valid ? block::reduce<kThreads>(f.acc, p.op, valid, storage) : Acc{};
   if (gridDim.x == 1) {  // one block: no partials, no ticket
-    const Acc total = valid ? block::reduce<kThreads>(f.acc, p.op, valid, storage) : Acc{};
-    if (threadIdx.x == 0) *p.out = p.finish(p.init, total, valid > 0);
+    if (threadIdx.x == 0) *p.out = p.finish(p.init, block_total, valid > 0);
     return;
   }
-
-  const Acc block_total = block::reduce<kThreads>(f.acc, p.op, valid, storage);
   if constexpr (uses_packed_sum<Acc, Op>) {
     if (threadIdx.x == 0) {
       // Relaxed: the data travels inside the atomic, nothing else needs ordering.
