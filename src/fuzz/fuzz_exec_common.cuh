@@ -1,12 +1,15 @@
 #pragma once
 // What the integer and floating-point fuzz units share: uploading a case's data at its offset,
-// and running a two-phase warpfold call into the shared output slot.
+// running a two-phase warpfold call into the shared output slot, and the arg_min / arg_max check.
 
 #include "fuzz/fuzz_exec.hpp"
 
 #include <warpfold/error.hpp>
+#include <warpfold/reduce.cuh>
 
+#include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace warpfold::fuzz::detail {
@@ -36,6 +39,23 @@ Out run_call(FuzzBuffers& b, Call&& call) {
   WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(&result, out, sizeof(Out), cudaMemcpyDeviceToHost, b.stream));
   WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(b.stream));
   return result;
+}
+
+// An arg_min (is_min) or arg_max case over `data`, uploaded at `d`: the expected index is the
+// first element that no later one orders before by `before(a, b)` ("a is more extreme than b",
+// the ordering of ops.cuh); 0 for n = 0.
+template <class T, class Before>
+FuzzOutcome check_arg_index(FuzzBuffers& b, const T* d, const std::vector<T>& data, bool is_min, Before before) {
+  const uint64_t n = data.size();
+  uint64_t expected = 0;
+  for (uint64_t i = 1; i < n; ++i) {
+    if (before(data[i], data[expected])) expected = i;
+  }
+  const auto got = run_call<key_value<T>>(b, [&](void* t, size_t& s, key_value<T>* o) {
+    return is_min ? argmin(t, s, d, o, n, b.stream) : argmax(t, s, d, o, n, b.stream);
+  });
+  if (got.index == expected) return {true, ""};
+  return {false, "expected index " + std::to_string(expected) + " got " + std::to_string(got.index)};
 }
 
 }  // namespace warpfold::fuzz::detail

@@ -13,6 +13,7 @@
 namespace warpfold::fuzz {
 namespace {
 
+using detail::check_arg_index;
 using detail::run_call;
 using detail::upload;
 
@@ -127,16 +128,12 @@ FuzzOutcome run_typed(const FuzzCase& c, FuzzBuffers& b) {
         if (std::isnan(b2)) return false;
         return lower ? a < b2 : a > b2;
       };
+      if (c.op == FuzzOp::argmin || c.op == FuzzOp::argmax) {
+        return check_arg_index(b, d, data, lower, [&](const T& x, const T& y) { return before(to_double(x), to_double(y)); });
+      }
       uint64_t ei = 0;
       for (uint64_t i = 1; i < n; ++i) {
         if (before(to_double(data[i]), to_double(data[ei]))) ei = i;
-      }
-      if (c.op == FuzzOp::argmin || c.op == FuzzOp::argmax) {
-        const auto got = run_call<key_value<T>>(b, [&](void* t, size_t& s, key_value<T>* o) {
-          return c.op == FuzzOp::argmin ? argmin(t, s, d, o, n, b.stream) : argmax(t, s, d, o, n, b.stream);
-        });
-        if (got.index == (n ? ei : 0)) return {true, ""};
-        return {false, "expected index " + std::to_string(ei) + " got " + std::to_string(got.index)};
       }
       const T init = from_double<T>(lower ? 1e4 : -1e4);
       const T got = lower ? run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, minimum{}, init, b.stream); })

@@ -10,6 +10,7 @@
 namespace warpfold::fuzz {
 namespace {
 
+using detail::check_arg_index;
 using detail::run_call;
 using detail::upload;
 
@@ -96,14 +97,7 @@ FuzzOutcome run_typed(const FuzzCase& c, FuzzBuffers& b) {
     }
     case FuzzOp::argmin: case FuzzOp::argmax: {
       const bool is_min = c.op == FuzzOp::argmin;
-      uint64_t ei = 0;
-      for (uint64_t i = 1; i < n; ++i) {
-        if (is_min ? data[i] < data[ei] : data[i] > data[ei]) ei = i;
-      }
-      const auto got = run_call<key_value<T>>(b, [&](void* t, size_t& s, key_value<T>* o) {
-        return is_min ? argmin(t, s, d, o, n, b.stream) : argmax(t, s, d, o, n, b.stream);
-      });
-      return compare<uint64_t>(n ? ei : 0, got.index);
+      return check_arg_index(b, d, data, is_min, [&](T x, T y) { return is_min ? x < y : x > y; });
     }
     case FuzzOp::sum_of_squares: {
       if constexpr (std::is_same_v<T, int32_t>) {

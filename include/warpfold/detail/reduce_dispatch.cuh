@@ -69,16 +69,18 @@ inline unsigned next_ticket() {
 
 inline constexpr int kMaxDevices = 64;
 
-// SMs × resident blocks of `kernel` on the current device, asked once per device and kernel.
-template <class Kernel>
-cudaError_t max_resident_blocks(Kernel kernel, unsigned& blocks) {
+// SMs × resident blocks of Kernel on the current device, asked once per device and kernel. (A
+// template on the kernel itself, not its type: kernels of one signature, like the default and
+// any_order ones, may differ in registers and so in occupancy.)
+template <auto Kernel>
+cudaError_t max_resident_blocks(unsigned& blocks) {
   static std::atomic<unsigned> cache[kMaxDevices] = {};
   int device = 0;
   if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
   if (device < kMaxDevices && (blocks = cache[device].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
   int sms = 0, per_sm = 0;
   if (cudaError_t rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); rc != cudaSuccess) return rc;
-  if (cudaError_t rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, reduce_policy::threads, 0);
+  if (cudaError_t rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, reduce_policy::threads, 0);
       rc != cudaSuccess) {
     return rc;
   }
@@ -92,9 +94,9 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
                             Lift lift, Finish finish, cudaStream_t stream) {
   using params_t = reduce_params<T, Acc, Out, Op, Lift, Finish>;
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
-  const auto kernel = reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum>;
+  constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum>;
   unsigned max_blocks = 0;
-  if (cudaError_t rc = max_resident_blocks(kernel, max_blocks); rc != cudaSuccess) return rc;
+  if (cudaError_t rc = max_resident_blocks<kernel>(max_blocks); rc != cudaSuccess) return rc;
   if constexpr (uses_packed_sum<Acc, Op>) max_blocks = std::min(max_blocks, packed_sum::max_blocks);
   const size_t needed = size_t(max_blocks) * sizeof(Acc);
   if (d_temp == nullptr) {
@@ -106,9 +108,8 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
 
   params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
   p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
-  // The combine that would take a grid of kPolledMaxBlocks (packed sums and the atomic combine
-  // come first in the kernel; they do not poll).
-  const bool polls = polls_partials<Acc, Op> && !uses_packed_sum<Acc, Op> && !p.atomic_combine;
+  // The combine that would take a grid of 2 to kPolledMaxBlocks blocks (as the kernel decides).
+  const bool polls = polls_partials<Acc, Op> && !p.atomic_combine;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
                        reduce_policy::threads, max_blocks, polls ? kPolledMaxBlocks : 0);
   kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);

@@ -77,15 +77,19 @@ template <class Acc, class Op>
 inline constexpr bool has_atomic_sum =
     std::is_same_v<Op, plus> && (std::is_same_v<Acc, float> || std::is_same_v<Acc, double>);
 
-// Whether a reduce of Acc with Op polls its partials (for grids of at most kPolledMaxBlocks).
-template <class Acc, class Op>
-inline constexpr bool polls_partials = sizeof(Acc) <= 4 * kPolledMaxWords && std::is_trivially_copyable_v<Acc>;
-
 // Whether a reduce of Acc with Op takes the packed_sum combine: sums whose accumulator is a
 // 32-bit integer (int8/int16/int32 data summed into int32, say).
 template <class Acc, class Op>
 inline constexpr bool uses_packed_sum =
     std::is_same_v<Op, plus> && (std::is_same_v<Acc, int32_t> || std::is_same_v<Acc, uint32_t>);
+
+// Whether a reduce of Acc with Op polls its partials when its grid has 2 to kPolledMaxBlocks
+// blocks and it does not take the atomic combine: accumulators of up to 8 bytes, but not the
+// packed sums, which combine inside the ticket. The one definition for the plan (dispatch) and
+// the kernel.
+template <class Acc, class Op>
+inline constexpr bool polls_partials = sizeof(Acc) <= 4 * kPolledMaxWords && std::is_trivially_copyable_v<Acc> &&
+                                       !uses_packed_sum<Acc, Op>;
 
 // 16 bytes of T, loaded in one instruction through the read-only path, not kept in L1 (each
 // byte is read once). (An L2::256B prefetch hint measured 7% slower at 2^28 on an H200.)
@@ -188,7 +192,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
   __shared__ bool is_last_block;
 
   // Polled combine: the ticket is drawn on entry (see kPolledMaxBlocks).
-  constexpr bool kMayPoll = polls_partials<Acc, Op> && !uses_packed_sum<Acc, Op>;
+  constexpr bool kMayPoll = polls_partials<Acc, Op>;
   bool polled = false;
   unsigned arrival = 0;
   if constexpr (kMayPoll) {
