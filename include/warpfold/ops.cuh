@@ -69,7 +69,9 @@ struct minimum {
 #ifdef WARPFOLD_DEVICE_NAN_MIN_MAX
     if constexpr (std::is_same_v<T, float>) return detail::min_nan(a, b);
 #endif
-    return detail::less_nan_first(b, a) ? b : a;
+    // b when it orders before a (ops' ordering, NaN first), written so that it compiles to one
+    // unordered compare and a self-compare: a < b or b NaN, unless a is NaN.
+    return !(a <= b) && !detail::is_nan(a) ? b : a;
   }
 };
 
@@ -79,7 +81,7 @@ struct maximum {
 #ifdef WARPFOLD_DEVICE_NAN_MIN_MAX
     if constexpr (std::is_same_v<T, float>) return detail::max_nan(a, b);
 #endif
-    return detail::greater_nan_first(b, a) ? b : a;
+    return !(a >= b) && !detail::is_nan(a) ? b : a;  // as minimum, mirrored
   }
 };
 

@@ -1,0 +1,62 @@
+// The operators' documented behaviour on the host (ops.cuh): min and max give NaN wherever a NaN
+// sits, order infinities as numbers, and keep the left operand on ties; integers compare plainly.
+// (On the device float min/max are min.NaN/max.NaN; the GPU reduce tests check those results.)
+#include <warpfold/ops.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+using namespace warpfold;
+
+namespace {
+
+template <class T>
+void expect_nan_wins(T number) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(maximum{}(nan, number)));
+  EXPECT_TRUE(std::isnan(maximum{}(number, nan)));
+  EXPECT_TRUE(std::isnan(minimum{}(nan, number)));
+  EXPECT_TRUE(std::isnan(minimum{}(number, nan)));
+  EXPECT_TRUE(std::isnan(maximum{}(nan, nan)));
+  EXPECT_TRUE(std::isnan(minimum{}(nan, nan)));
+}
+
+}  // namespace
+
+TEST(Ops, NaNWinsMinAndMaxFromEitherSide) {
+  for (float x : {0.0f, -1.5f, 3.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+    expect_nan_wins(x);
+  }
+  for (double x : {0.0, -1.5, 3.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}) {
+    expect_nan_wins(x);
+  }
+}
+
+TEST(Ops, NumbersAndInfinitiesCompareAsNumbers) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(maximum{}(-2.0, 5.0), 5.0);
+  EXPECT_EQ(maximum{}(5.0, -2.0), 5.0);
+  EXPECT_EQ(minimum{}(-2.0, 5.0), -2.0);
+  EXPECT_EQ(minimum{}(5.0, -2.0), -2.0);
+  EXPECT_EQ(maximum{}(inf, 1e308), inf);
+  EXPECT_EQ(minimum{}(-inf, -1e308), -inf);
+  EXPECT_EQ(maximum{}(1.0f, -std::numeric_limits<float>::infinity()), 1.0f);
+}
+
+TEST(Ops, TiesKeepTheLeftOperand) {
+  // -0 and +0 are equal: the fold keeps what it has, so the order of the fold decides the sign.
+  EXPECT_TRUE(std::signbit(maximum{}(-0.0, 0.0)));
+  EXPECT_FALSE(std::signbit(maximum{}(0.0, -0.0)));
+  EXPECT_TRUE(std::signbit(minimum{}(-0.0f, 0.0f)));
+  EXPECT_FALSE(std::signbit(minimum{}(0.0f, -0.0f)));
+}
+
+TEST(Ops, IntegersComparePlainly) {
+  EXPECT_EQ(maximum{}(int32_t(-7), int32_t(3)), 3);
+  EXPECT_EQ(minimum{}(int32_t(-7), int32_t(3)), -7);
+  EXPECT_EQ(maximum{}(std::numeric_limits<int64_t>::min(), int64_t(0)), 0);
+  EXPECT_EQ(minimum{}(std::numeric_limits<uint32_t>::max(), uint32_t(1)), 1u);
+}
