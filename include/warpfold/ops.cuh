@@ -70,7 +70,7 @@ struct minimum {
     if constexpr (std::is_same_v<T, float>) return detail::min_nan(a, b);
 #endif
     // b when it orders before a (ops' ordering, NaN first), written so that it compiles to one
-    // unordered compare and a self-compare: a < b or b NaN, unless a is NaN.
+    // unordered compare and a self-compare: b < a or b NaN, unless a is NaN.
     return !(a <= b) && !detail::is_nan(a) ? b : a;
   }
 };
