@@ -2,6 +2,10 @@
 
 #include "profile/kernel_names.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <set>
+
 namespace warpfold::profile {
 namespace {
 
@@ -42,7 +46,71 @@ std::string others(const SassSummary& s) {
   return text.empty() ? "-" : text;
 }
 
+// The R registers an operand names: "R8" → {8}; a 64-bit pair "R14.64" → {14, 15}; ".reuse"
+// ignored; RZ, uniform (UR) and predicate registers → none.
+void add_registers(const std::string& operand, std::set<unsigned>& out) {
+  for (size_t at = 0; (at = operand.find('R', at)) != std::string::npos; ++at) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(operand[at - 1])) || operand[at - 1] == '_')) continue;
+    size_t end = at + 1;
+    while (end < operand.size() && std::isdigit(static_cast<unsigned char>(operand[end]))) ++end;
+    if (end == at + 1) continue;  // RZ, or a word that merely starts with R
+    const unsigned reg = unsigned(std::stoul(operand.substr(at + 1, end - at - 1)));
+    out.insert(reg);
+    if (operand.compare(end, 3, ".64") == 0) out.insert(reg + 1);
+  }
+}
+
+// The instruction's operands, split at commas: "VIMNMX3 R8, R8, R9, R10, !PT" → {"R8", " R8", ...}.
+std::vector<std::string> operands(const SassInstruction& i) {
+  std::vector<std::string> out;
+  const size_t at = i.text.find(i.opcode);
+  if (at == std::string::npos) return out;
+  std::string rest = i.text.substr(at + i.opcode.size());
+  rest = rest.substr(0, rest.find(';'));
+  size_t start = 0;
+  while (true) {
+    const size_t comma = rest.find(',', start);
+    out.push_back(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<unsigned> wide_load_batches(const SassFunction& f) {
+  std::vector<unsigned> batches;
+  std::set<unsigned> pending;  // registers written by the loads of the open run
+  unsigned run = 0;
+  for (const SassInstruction& i : f.instructions) {
+    if (is_padding(i)) continue;
+    const std::vector<std::string> ops = operands(i);
+    const std::string op = split_dots(i.opcode).front();
+    if (op == "LDG" && access_width_bits(i.opcode) == 128 && !ops.empty()) {
+      std::set<unsigned> first;
+      add_registers(ops.front(), first);
+      if (first.size() == 1) {
+        for (unsigned k = 0; k < 4; ++k) pending.insert(*first.begin() + k);
+        ++run;
+        continue;
+      }
+    }
+    if (run == 0) continue;
+    // Registers read: every operand but the first (the destination), and all of a store's.
+    std::set<unsigned> read;
+    const bool is_store = op.rfind("ST", 0) == 0 || op == "RED";
+    for (size_t k = is_store ? 0 : 1; k < ops.size(); ++k) add_registers(ops[k], read);
+    const bool uses = std::any_of(read.begin(), read.end(), [&](unsigned r) { return pending.count(r) != 0; });
+    if (uses) {
+      batches.push_back(run);
+      run = 0;
+      pending.clear();
+    }
+  }
+  if (run > 0) batches.push_back(run);
+  return batches;
+}
 
 int access_width_bits(const std::string& opcode) {
   const std::vector<std::string> parts = split_dots(opcode);

@@ -35,6 +35,13 @@ SassSummary summarize(const SassFunction& function);
 // LDG.E.U8 → 8, LDG.E.S16 → 16.
 int access_width_bits(const std::string& opcode);
 
+// For each run of 128-bit global loads (LDG ... .128), in code order: how many go out before the
+// first instruction that reads a register one of them writes. [4, 4, ...] when each tile's four
+// loads are in flight together; [2, 1, 1, ...] when ptxas folds between them, so that a thread
+// waits for three memory round trips in turn where one would do (warpfold::reduce's kernel,
+// bench/NOTES.md). Static, like the counts above.
+std::vector<unsigned> wide_load_batches(const SassFunction& function);
+
 // "9 × 32-bit, 2 × 128-bit"; "-" for none.
 std::string describe_widths(const std::map<int, size_t>& by_width);
 

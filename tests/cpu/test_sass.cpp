@@ -101,6 +101,45 @@ TEST(SassLookup, NamesFindKernelsInEveryForm) {
   EXPECT_FALSE(similar_kernels(names, "reduceinterleave").empty());
 }
 
+// warpfold::reduce's int32-sum kernel before and after its first tile was peeled and its register
+// budget set: ptxas went from issuing each tile's loads two, one and one to all four together.
+TEST(SassSummary, WideLoadBatchesShowWhetherATilesLoadsGoOutTogether) {
+  const auto fs = parse_sass_dump(read_test_data("sass/reduce_int32_sum_tile_loads_sm90.sass"));
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_EQ(wide_load_batches(fs[0]), (std::vector<unsigned>{2, 1, 1, 2, 1, 1, 4}));
+  EXPECT_EQ(wide_load_batches(fs[1]), (std::vector<unsigned>{4, 4, 4, 4}));
+  EXPECT_TRUE(wide_load_batches(by_name(parse_sass_dump(read_test_data("sass/unroll_warps8_sm90.sass")),
+                                        "book::reduceUnrollWarps8"))
+                  .empty());  // 32-bit loads only
+}
+
+// Live: the reduce kernels this binary holds for int, float and double sums and maxima (the
+// bench's, the fuzz's) issue their first tile's four loads together, the one round trip a block
+// with a single tile waits for. A compiler that splits them again fails here, not only in timings.
+TEST(SassLookup, ReduceKernelsIssueTheirFirstTilesLoadsTogetherWhenCuobjdumpIsInstalled) {
+  std::string cuobjdump;
+  try {
+    cuobjdump = find_cuobjdump(std::nullopt);
+  } catch (const ProfileFailure& f) {
+    GTEST_SKIP() << "cuobjdump not installed, live SASS test not run: " << f.what();
+  }
+  const auto fs = load_sass(cuobjdump, self_executable(), {"reduce_single_pass", "all"});
+  size_t checked = 0;
+  for (const char* type : {"int", "float", "double"}) {
+    for (const char* op : {"plus", "maximum"}) {
+      const std::string prefix = std::string("reduce_single_pass<") + type + ", " + type + ", " + type + ", warpfold::" + op + ",";
+      for (const auto& f : fs) {
+        if (f.name.find(prefix) == std::string::npos) continue;
+        const auto batches = wide_load_batches(f);
+        ASSERT_FALSE(batches.empty()) << f.name;
+        EXPECT_EQ(batches.front(), 4u) << f.name;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 6u);
+}
+
 TEST(SassLookup, LiveOnThisBinaryWhenCuobjdumpIsInstalled) {
   std::string cuobjdump;
   try {
