@@ -41,16 +41,23 @@ Out run_call(FuzzBuffers& b, Call&& call) {
   return result;
 }
 
-// An arg_min (is_min) or arg_max case over `data`, uploaded at `d`: the expected index is the
-// first element that no later one orders before by `before(a, b)` ("a is more extreme than b",
-// the ordering of ops.cuh); 0 for n = 0.
+// The index of the first element that no later one orders before by `before(a, b)` ("a is more
+// extreme than b", the ordering of ops.cuh); 0 for no elements. The reference of min, max,
+// arg_min and arg_max.
+template <class T, class Before>
+uint64_t first_extreme_index(const std::vector<T>& data, Before before) {
+  uint64_t index = 0;
+  for (uint64_t i = 1; i < data.size(); ++i) {
+    if (before(data[i], data[index])) index = i;
+  }
+  return index;
+}
+
+// An arg_min (is_min) or arg_max case over `data`, uploaded at `d`, against first_extreme_index.
 template <class T, class Before>
 FuzzOutcome check_arg_index(FuzzBuffers& b, const T* d, const std::vector<T>& data, bool is_min, Before before) {
   const uint64_t n = data.size();
-  uint64_t expected = 0;
-  for (uint64_t i = 1; i < n; ++i) {
-    if (before(data[i], data[expected])) expected = i;
-  }
+  const uint64_t expected = first_extreme_index(data, before);
   const auto got = run_call<key_value<T>>(b, [&](void* t, size_t& s, key_value<T>* o) {
     return is_min ? argmin(t, s, d, o, n, b.stream) : argmax(t, s, d, o, n, b.stream);
   });

@@ -14,6 +14,7 @@ namespace warpfold::fuzz {
 namespace {
 
 using detail::check_arg_index;
+using detail::first_extreme_index;
 using detail::run_call;
 using detail::upload;
 
@@ -128,13 +129,9 @@ FuzzOutcome run_typed(const FuzzCase& c, FuzzBuffers& b) {
         if (std::isnan(b2)) return false;
         return lower ? a < b2 : a > b2;
       };
-      if (c.op == FuzzOp::argmin || c.op == FuzzOp::argmax) {
-        return check_arg_index(b, d, data, lower, [&](const T& x, const T& y) { return before(to_double(x), to_double(y)); });
-      }
-      uint64_t ei = 0;
-      for (uint64_t i = 1; i < n; ++i) {
-        if (before(to_double(data[i]), to_double(data[ei]))) ei = i;
-      }
+      auto before_t = [&](const T& x, const T& y) { return before(to_double(x), to_double(y)); };
+      if (c.op == FuzzOp::argmin || c.op == FuzzOp::argmax) return check_arg_index(b, d, data, lower, before_t);
+      const uint64_t ei = first_extreme_index(data, before_t);
       const T init = from_double<T>(lower ? 1e4 : -1e4);
       const T got = lower ? run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, minimum{}, init, b.stream); })
                           : run_call<T>(b, [&](void* t, size_t& s, T* o) { return reduce(t, s, d, o, n, maximum{}, init, b.stream); });

@@ -11,17 +11,20 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> split_dots(const std::string& opcode) {
+// "LDG.E.128" at '.' → {"LDG", "E", "128"}; an operand list at ','.
+std::vector<std::string> split_at(const std::string& text, char separator) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (true) {
-    const size_t dot = opcode.find('.', start);
-    parts.push_back(opcode.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
+    const size_t at = text.find(separator, start);
+    parts.push_back(text.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) break;
+    start = at + 1;
   }
   return parts;
 }
+
+std::vector<std::string> split_dots(const std::string& opcode) { return split_at(opcode, '.'); }
 
 bool has_modifier(const std::vector<std::string>& parts, const char* modifier) {
   for (size_t i = 1; i < parts.size(); ++i) {
@@ -62,19 +65,10 @@ void add_registers(const std::string& operand, std::set<unsigned>& out) {
 
 // The instruction's operands, split at commas: "VIMNMX3 R8, R8, R9, R10, !PT" → {"R8", " R8", ...}.
 std::vector<std::string> operands(const SassInstruction& i) {
-  std::vector<std::string> out;
   const size_t at = i.text.find(i.opcode);
-  if (at == std::string::npos) return out;
-  std::string rest = i.text.substr(at + i.opcode.size());
-  rest = rest.substr(0, rest.find(';'));
-  size_t start = 0;
-  while (true) {
-    const size_t comma = rest.find(',', start);
-    out.push_back(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
+  if (at == std::string::npos) return {};
+  const std::string rest = i.text.substr(at + i.opcode.size());
+  return split_at(rest.substr(0, rest.find(';')), ',');
 }
 
 }  // namespace
@@ -85,9 +79,11 @@ std::vector<unsigned> wide_load_batches(const SassFunction& f) {
   unsigned run = 0;
   for (const SassInstruction& i : f.instructions) {
     if (is_padding(i)) continue;
-    const std::vector<std::string> ops = operands(i);
     const std::string op = split_dots(i.opcode).front();
-    if (op == "LDG" && access_width_bits(i.opcode) == 128 && !ops.empty()) {
+    const bool wide_load = op == "LDG" && access_width_bits(i.opcode) == 128;
+    if (!wide_load && run == 0) continue;  // nothing in flight to wait for
+    const std::vector<std::string> ops = operands(i);
+    if (wide_load && !ops.empty()) {
       std::set<unsigned> first;
       add_registers(ops.front(), first);
       if (first.size() == 1) {

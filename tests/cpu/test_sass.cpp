@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 
 using namespace warpfold::profile;
 using warpfold::testing::read_test_data;
@@ -27,6 +28,15 @@ const SassFunction& by_name(const std::vector<SassFunction>& fs, const std::stri
 std::vector<std::string> listed() { return parse_function_list(read_test_data("sass/list_text_sm90.txt")); }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+// cuobjdump's path, or an empty path and why it was not found (the live tests skip then).
+std::pair<std::string, std::string> installed_cuobjdump() {
+  try {
+    return {find_cuobjdump(std::nullopt), ""};
+  } catch (const ProfileFailure& f) {
+    return {"", f.what()};
+  }
+}
 
 }  // namespace
 
@@ -117,12 +127,8 @@ TEST(SassSummary, WideLoadBatchesShowWhetherATilesLoadsGoOutTogether) {
 // bench's, the fuzz's) issue their first tile's four loads together, the one round trip a block
 // with a single tile waits for. A compiler that splits them again fails here, not only in timings.
 TEST(SassLookup, ReduceKernelsIssueTheirFirstTilesLoadsTogetherWhenCuobjdumpIsInstalled) {
-  std::string cuobjdump;
-  try {
-    cuobjdump = find_cuobjdump(std::nullopt);
-  } catch (const ProfileFailure& f) {
-    GTEST_SKIP() << "cuobjdump not installed, live SASS test not run: " << f.what();
-  }
+  const auto [cuobjdump, missing] = installed_cuobjdump();
+  if (cuobjdump.empty()) GTEST_SKIP() << "cuobjdump not installed, live SASS test not run: " << missing;
   const auto fs = load_sass(cuobjdump, self_executable(), {"reduce_single_pass", "all"});
   size_t checked = 0;
   for (const char* type : {"int", "float", "double"}) {
@@ -141,12 +147,8 @@ TEST(SassLookup, ReduceKernelsIssueTheirFirstTilesLoadsTogetherWhenCuobjdumpIsIn
 }
 
 TEST(SassLookup, LiveOnThisBinaryWhenCuobjdumpIsInstalled) {
-  std::string cuobjdump;
-  try {
-    cuobjdump = find_cuobjdump(std::nullopt);
-  } catch (const ProfileFailure& f) {
-    GTEST_SKIP() << "cuobjdump not installed, live SASS test not run: " << f.what();
-  }
+  const auto [cuobjdump, missing] = installed_cuobjdump();
+  if (cuobjdump.empty()) GTEST_SKIP() << "cuobjdump not installed, live SASS test not run: " << missing;
   const std::string self = self_executable();
   const auto fs = load_sass(cuobjdump, self, {"reduceInterleaved", "all"});
   ASSERT_EQ(fs.size(), 2u);
