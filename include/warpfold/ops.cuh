@@ -23,14 +23,16 @@ template <class T>
 __host__ __device__ __forceinline__ bool is_nan(const T& x) {
   return !(x == x);  // false for integers; true only for NaN
 }
-// a orders strictly before b with NaN first: "a is more extreme downward than b".
+// a orders strictly before b with NaN first: "a is more extreme downward than b". Written so
+// that it compiles to one unordered compare and a self-compare: a < b, or a NaN, unless b is NaN.
 template <class T>
 __host__ __device__ __forceinline__ bool less_nan_first(const T& a, const T& b) {
-  return is_nan(a) ? !is_nan(b) : (!is_nan(b) && a < b);
+  return !(b <= a) && !is_nan(b);
 }
+// a orders strictly before b with NaN first, upward: a > b, or a NaN, unless b is NaN.
 template <class T>
 __host__ __device__ __forceinline__ bool greater_nan_first(const T& a, const T& b) {
-  return is_nan(a) ? !is_nan(b) : (!is_nan(b) && b < a);
+  return !(b >= a) && !is_nan(b);
 }
 
 // On the device, float min and max are one instruction each (min.NaN / max.NaN, sm_80 and
@@ -69,9 +71,7 @@ struct minimum {
 #ifdef WARPFOLD_DEVICE_NAN_MIN_MAX
     if constexpr (std::is_same_v<T, float>) return detail::min_nan(a, b);
 #endif
-    // b when it orders before a (ops' ordering, NaN first), written so that it compiles to one
-    // unordered compare and a self-compare: b < a or b NaN, unless a is NaN.
-    return !(a <= b) && !detail::is_nan(a) ? b : a;
+    return detail::less_nan_first(b, a) ? b : a;  // b when it orders before a (NaN first)
   }
 };
 
@@ -81,7 +81,7 @@ struct maximum {
 #ifdef WARPFOLD_DEVICE_NAN_MIN_MAX
     if constexpr (std::is_same_v<T, float>) return detail::max_nan(a, b);
 #endif
-    return !(a >= b) && !detail::is_nan(a) ? b : a;  // as minimum, mirrored
+    return detail::greater_nan_first(b, a) ? b : a;  // as minimum, mirrored
   }
 };
 

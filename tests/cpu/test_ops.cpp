@@ -60,3 +60,25 @@ TEST(Ops, IntegersComparePlainly) {
   EXPECT_EQ(maximum{}(std::numeric_limits<int64_t>::min(), int64_t(0)), 0);
   EXPECT_EQ(minimum{}(std::numeric_limits<uint32_t>::max(), uint32_t(1)), 1u);
 }
+
+// The orderings behind arg_min / arg_max (and min / max): "a strictly before b, NaN first", for
+// every pair of numbers, infinities, signed zeros and NaN, against the definition spelled out.
+TEST(Ops, NaNFirstOrderingsMatchTheirDefinition) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double values[] = {-inf, -2.5, -0.0, 0.0, 1.0, inf, nan};
+  for (double a : values) {
+    for (double b : values) {
+      const bool a_nan = std::isnan(a), b_nan = std::isnan(b);
+      const bool less = a_nan ? !b_nan : (!b_nan && a < b);
+      const bool greater = a_nan ? !b_nan : (!b_nan && a > b);
+      EXPECT_EQ(detail::less_nan_first(a, b), less) << a << " " << b;
+      EXPECT_EQ(detail::greater_nan_first(a, b), greater) << a << " " << b;
+      EXPECT_EQ(detail::less_nan_first(float(a), float(b)), less) << a << " " << b;
+      EXPECT_EQ(detail::greater_nan_first(float(a), float(b)), greater) << a << " " << b;
+      // arg_min / arg_max: the value that orders first, the first index among equals.
+      const key_value<double> ka{a, 5}, kb{b, 2};
+      EXPECT_EQ(arg_min{}(ka, kb).index, less ? 5u : 2u);  // b first, or a tie: index 2
+      EXPECT_EQ(arg_max{}(ka, kb).index, greater ? 5u : 2u);
+    }
+  }
+}

@@ -89,3 +89,33 @@ TEST(ReducePlan, MisalignedStartHasAHead) {
   EXPECT_EQ(bytes.vectors, 6u);
   EXPECT_EQ(bytes.tail, 3u);
 }
+
+// The wide kernel's tiles are twice as long (8 vectors per thread): the same rules, in 32 KiB.
+TEST(ReducePlan, WideTilesHalveTheGrid) {
+  const unsigned wide = reduce_policy::wide_vectors_in_flight;
+  EXPECT_EQ(plan_reduce(16384, 0, 4, 4, 256, 396, 256, wide).grid, 1u);   // two wide tiles: one block
+  EXPECT_EQ(plan_reduce(16388, 0, 4, 4, 256, 396, 256, wide).grid, 3u);
+  EXPECT_EQ(plan_reduce(1u << 20, 0, 4, 4, 256, 1056, 256, wide).grid, 128u);  // 2^18 vectors / (256 × 8)
+  EXPECT_EQ(plan_reduce(1ull << 28, 0, 4, 4, 256, 396, 0, wide).grid, 396u);
+  const reduce_plan p = plan_reduce((1ull << 22) + 3, 0x1008, 4, 4, 256, 396, 0, wide);
+  EXPECT_EQ(p.head + p.vectors * 4 + p.tail, (1ull << 22) + 3);
+  EXPECT_LT(uint64_t(p.grid - 1) * 256 * wide, p.vectors) << "the last block has no tile";
+}
+
+// Which reduces have the wide kernel, and from which size the dispatch takes it.
+TEST(ReducePlan, WideKernelIsForLargeInputsOfFourAndEightByteTypes) {
+  EXPECT_TRUE((has_wide_tiles<int32_t, int32_t>));
+  EXPECT_TRUE((has_wide_tiles<float, double>));
+  EXPECT_TRUE((has_wide_tiles<double, double>));
+  EXPECT_FALSE((has_wide_tiles<int8_t, int64_t>));   // 16 elements per vector
+  EXPECT_FALSE((has_wide_tiles<int16_t, int32_t>));
+  struct sixteen { double a, b; };
+  EXPECT_FALSE((has_wide_tiles<double, sixteen>));   // accumulator wider than 8 bytes
+  EXPECT_FALSE((has_wide_tiles<sixteen, double>));   // no vector path
+  const uint64_t edge = kWideAboveBytes / 4;
+  EXPECT_FALSE((takes_wide_tiles<float, float>(edge)));
+  EXPECT_TRUE((takes_wide_tiles<float, float>(edge + 1)));
+  EXPECT_FALSE((takes_wide_tiles<double, double>(edge / 2)));
+  EXPECT_TRUE((takes_wide_tiles<double, double>(edge / 2 + 1)));
+  EXPECT_FALSE((takes_wide_tiles<int8_t, int64_t>(1ull << 32)));
+}

@@ -120,4 +120,46 @@ inline std::string where(uint64_t n, size_t offset, uint64_t seed) {
   return "n = " + std::to_string(n) + ", offset " + std::to_string(offset) + " elements, seed " + std::to_string(seed);
 }
 
+// Checks a two-phase reduce, `call(temp, bytes, in, out, n)`, against the CPU fold `ref_op` of
+// init and the elements converted to Acc, exactly, at every size and every offset, on fresh
+// random data in [lo, hi].
+template <class T, class Acc, class Ref, class Call>
+void check_exact_reduce(const std::vector<uint64_t>& sizes, Acc init, Ref ref_op, double lo, double hi, Call call) {
+  for (uint64_t n : sizes) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, lo, hi);
+    Acc expected = init;
+    for (const T& x : data) expected = ref_op(expected, static_cast<Acc>(x));
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      const Acc got = run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) { return call(t, b, buf.get(), o, n); });
+      ASSERT_EQ(got, expected) << where(n, off, seed);
+    }
+  }
+}
+
+// Worst-case bound of our fold order for a sum: each thread folds at most ceil(n / 256)
+// elements in sequence, then at most 8 + 5 + 11 tree levels (block, warp, partials) follow, and
+// `extra_terms` more in any order (the any-order combine's atomics); a sum of m terms in
+// sequence errs by at most (m - 1)·u·Σ|x| to first order, u the unit roundoff.
+inline double sum_bound(uint64_t n, double unit_roundoff, long double abs_sum, double extra_terms = 0) {
+  const double depth = double(n / 256 + 1) + 24 + extra_terms;
+  return depth * unit_roundoff * double(abs_sum) + 1e-300;
+}
+
+// The exact sum of init and the data (long double) and the sum of their magnitudes, which
+// scales the error bound of a floating-point sum.
+struct sum_reference {
+  long double sum = 0, abs_sum = 0;
+};
+template <class T>
+sum_reference reference_sum(const std::vector<T>& data, double init) {
+  sum_reference r{init, std::fabs(init)};
+  for (const T& x : data) {
+    r.sum += to_double(x);
+    r.abs_sum += std::fabs(to_double(x));
+  }
+  return r;
+}
+
 }  // namespace warpfold::testing

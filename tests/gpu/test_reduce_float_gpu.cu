@@ -10,14 +10,6 @@ using namespace warpfold::testing;
 
 namespace {
 
-// Worst-case bound of our fold order: each thread folds at most ceil(n / 256) elements in
-// sequence, then at most 8 + 5 + 11 tree levels (block, warp, partials) follow; a sum of m
-// terms in sequence errs by at most (m - 1)·u·Σ|x| to first order, u the unit roundoff.
-double sum_bound(uint64_t n, double unit_roundoff, long double abs_sum) {
-  const double depth = double(n / 256 + 1) + 24;
-  return depth * unit_roundoff * double(abs_sum) + 1e-300;
-}
-
 template <class Acc>
 double unit_roundoff() { return std::numeric_limits<Acc>::epsilon() / 2; }
 
@@ -27,13 +19,9 @@ void check_sum(bool compensated_mode) {
   for (uint64_t n : reduce_sizes()) {
     const uint64_t seed = new_seed();
     const auto data = random_values<T>(n, seed, -1.0, 1.0);
-    long double ref = 0.5L, abs_sum = 0.5L;  // init = 0.5
-    for (const T& x : data) {
-      ref += to_double(x);
-      abs_sum += std::fabs(to_double(x));
-    }
-    const double bound = compensated_mode ? 4 * unit_roundoff<Acc>() * double(abs_sum) + 1e-300
-                                          : sum_bound(n, unit_roundoff<Acc>(), abs_sum);
+    const sum_reference ref = reference_sum(data, 0.5);  // init = 0.5
+    const double bound = compensated_mode ? 4 * unit_roundoff<Acc>() * double(ref.abs_sum) + 1e-300
+                                          : sum_bound(n, unit_roundoff<Acc>(), ref.abs_sum);
     for (size_t off : element_offsets<T>()) {
       offset_buffer<T> buf(data, off);
       auto run = [&] {
@@ -43,7 +31,7 @@ void check_sum(bool compensated_mode) {
         });
       };
       const Acc got = run();
-      ASSERT_LE(std::fabs(double(got) - double(ref)), bound) << where(n, off, seed) << ", got " << double(got);
+      ASSERT_LE(std::fabs(double(got) - double(ref.sum)), bound) << where(n, off, seed) << ", got " << double(got);
       const Acc again = run();
       ASSERT_TRUE(bitwise_equal(got, again)) << "not reproducible: " << where(n, off, seed);
     }
@@ -70,19 +58,15 @@ void check_any_order_sum() {
   for (uint64_t n : sizes) {
     const uint64_t seed = new_seed();
     const auto data = random_values<T>(n, seed, -1.0, 1.0);
-    long double ref = 0.5L, abs_sum = 0.5L;
-    for (const T& x : data) {
-      ref += x;
-      abs_sum += std::fabs(x);
-    }
-    const double bound = (double(n / 256 + 1) + 24 + 2048) * unit_roundoff<T>() * double(abs_sum) + 1e-300;
+    const sum_reference ref = reference_sum(data, 0.5);
+    const double bound = sum_bound(n, unit_roundoff<T>(), ref.abs_sum, 2048);
     for (size_t off : element_offsets<T>()) {
       offset_buffer<T> buf(data, off);
       for (int rep = 0; rep < 2; ++rep) {
         const T got = run_two_phase<T>([&](void* t, size_t& b, T* o) {
           return reduce(t, b, buf.get(), o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
         });
-        ASSERT_LE(std::fabs(double(got) - double(ref)), bound) << where(n, off, seed) << ", got " << double(got);
+        ASSERT_LE(std::fabs(double(got) - double(ref.sum)), bound) << where(n, off, seed) << ", got " << double(got);
       }
     }
   }

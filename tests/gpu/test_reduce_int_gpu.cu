@@ -21,19 +21,9 @@ struct widen_square {
 template <class T, class Acc, class Op, class Ref>
 void check_reduce(Op op, Acc init, Ref ref_op, double lo, double hi) {
   WARPFOLD_REQUIRE_GPU();
-  for (uint64_t n : reduce_sizes()) {
-    const uint64_t seed = new_seed();
-    const auto data = random_values<T>(n, seed, lo, hi);
-    Acc expected = init;
-    for (const T& x : data) expected = ref_op(expected, static_cast<Acc>(x));
-    for (size_t off : element_offsets<T>()) {
-      offset_buffer<T> buf(data, off);
-      const Acc got = run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) {
-        return reduce(t, b, buf.get(), o, n, op, init);
-      });
-      ASSERT_EQ(got, expected) << where(n, off, seed);
-    }
-  }
+  check_exact_reduce<T>(reduce_sizes(), init, ref_op, lo, hi, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
+    return reduce(t, b, in, o, n, op, init);
+  });
 }
 
 template <class U>

@@ -69,6 +69,7 @@ inline unsigned next_ticket() {
 
 inline constexpr int kMaxDevices = 64;
 
+
 // SMs × resident blocks of Kernel on the current device, asked once per device and kernel. (A
 // template on the kernel itself, not its type: kernels of one signature, like the default and
 // any_order ones, may differ in registers and so in occupancy.)
@@ -89,15 +90,61 @@ cudaError_t max_resident_blocks(unsigned& blocks) {
   return cudaSuccess;
 }
 
-template <bool AnyOrder = false, class T, class Acc, class Out, class Op, class Lift, class Finish>
-cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
-                            Lift lift, Finish finish, cudaStream_t stream) {
+// The most blocks a reduce of T into Acc with Op launches: the resident capacity of its kernel,
+// at most packed_sum::max_blocks for the packed sums. Temp storage holds a partial per block.
+template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Lift, class Finish>
+cudaError_t max_reduce_blocks(unsigned& blocks) {
+  constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;
+  constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum, InFlight>;
+  if (cudaError_t rc = max_resident_blocks<kernel>(blocks); rc != cudaSuccess) return rc;
+  if constexpr (uses_packed_sum<Acc, Op>) blocks = std::min(blocks, packed_sum::max_blocks);
+  return cudaSuccess;
+}
+
+template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Lift, class Finish>
+cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op, Lift lift,
+                          Finish finish, cudaStream_t stream) {
   using params_t = reduce_params<T, Acc, Out, Op, Lift, Finish>;
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
-  constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum>;
+  constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum, InFlight>;
   unsigned max_blocks = 0;
-  if (cudaError_t rc = max_resident_blocks<kernel>(max_blocks); rc != cudaSuccess) return rc;
-  if constexpr (uses_packed_sum<Acc, Op>) max_blocks = std::min(max_blocks, packed_sum::max_blocks);
+  if (cudaError_t rc = max_reduce_blocks<AnyOrder, InFlight, T, Acc, Out, Op, Lift, Finish>(max_blocks);
+      rc != cudaSuccess) {
+    return rc;
+  }
+  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
+  p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
+  // The combine that would take a grid of 2 to kPolledMaxBlocks blocks (as the kernel decides).
+  const bool polls = polls_partials<Acc, Op> && !p.atomic_combine;
+  p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, reduce_policy::threads,
+                       max_blocks, polls ? kPolledMaxBlocks : 0, InFlight);
+  kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
+  return cudaGetLastError();
+}
+
+// InFlight = 0 picks the kernel by size (takes_wide_tiles); tests and experiments may name one.
+template <bool AnyOrder = false, unsigned InFlight = 0, class T, class Acc, class Out, class Op, class Lift,
+          class Finish>
+cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
+                            Lift lift, Finish finish, cudaStream_t stream) {
+  constexpr unsigned kNarrow = reduce_policy::vectors_in_flight;
+  constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
+  static_assert(InFlight == 0 || InFlight == kNarrow || (InFlight == kWide && has_wide_tiles<T, Acc>),
+                "InFlight names a kernel this reduce has");
+  // Temp storage: a partial per block of whichever kernel launches more.
+  unsigned max_blocks = 0;
+  if (cudaError_t rc = max_reduce_blocks<AnyOrder, kNarrow, T, Acc, Out, Op, Lift, Finish>(max_blocks);
+      rc != cudaSuccess) {
+    return rc;
+  }
+  if constexpr (has_wide_tiles<T, Acc> && InFlight != kNarrow) {
+    unsigned wide_blocks = 0;
+    if (cudaError_t rc = max_reduce_blocks<AnyOrder, kWide, T, Acc, Out, Op, Lift, Finish>(wide_blocks);
+        rc != cudaSuccess) {
+      return rc;
+    }
+    max_blocks = std::max(max_blocks, wide_blocks);
+  }
   const size_t needed = size_t(max_blocks) * sizeof(Acc);
   if (d_temp == nullptr) {
     temp_bytes = needed;
@@ -106,14 +153,11 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   if (temp_bytes < needed || d_out == nullptr || (n > 0 && d_in == nullptr)) return cudaErrorInvalidValue;
   if (reinterpret_cast<uintptr_t>(d_in) % alignof(T) != 0) return cudaErrorMisalignedAddress;
 
-  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
-  p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
-  // The combine that would take a grid of 2 to kPolledMaxBlocks blocks (as the kernel decides).
-  const bool polls = polls_partials<Acc, Op> && !p.atomic_combine;
-  p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>,
-                       reduce_policy::threads, max_blocks, polls ? kPolledMaxBlocks : 0);
-  kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
-  return cudaGetLastError();
+  if constexpr (has_wide_tiles<T, Acc> && InFlight != kNarrow) {
+    if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
+      return launch_reduce<AnyOrder, kWide>(d_temp, d_in, d_out, n, init, op, lift, finish, stream);
+  }
+  return launch_reduce<AnyOrder, kNarrow>(d_temp, d_in, d_out, n, init, op, lift, finish, stream);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies

@@ -1,11 +1,12 @@
 #pragma once
 // The single-pass device-wide reduce kernel.
 //
-// One launch does all the work: each block reduces its share of the input (tiles of 16 KiB) in
-// registers, writes one partial, and one block, found with an atomic ticket (the last to finish,
-// or for polled partials the last to start), reduces the partials and writes the result. The
-// fold order depends only on the grid, the block size and n, so floating-point results are
-// bitwise reproducible run to run on a device.
+// One launch does all the work: each block reduces its share of the input (tiles of 16 KiB, or
+// 32 KiB in the wide kernel that large inputs take) in registers, writes one partial, and one
+// block, found with an atomic ticket (the last to finish, or for polled partials the last to
+// start), reduces the partials and writes the result. The fold order depends only on the grid,
+// the block size, the kernel and n, so floating-point results are bitwise reproducible run to
+// run on a device.
 
 #include <warpfold/block/block_reduce.cuh>
 #include <warpfold/detail/reduce_plan.hpp>
@@ -176,17 +177,21 @@ struct reduce_params {
 
 // __launch_bounds__'s blocks per SM for a reduce of T into Acc (see reduce_policy::
 // min_blocks_per_sm); 0 emits no bound, leaving the register count to ptxas.
-template <class T, class Acc>
+template <class T, class Acc, unsigned InFlight>
 inline constexpr unsigned min_blocks_per_sm =
-    vector_elements<T> <= 4 && sizeof(Acc) <= 8 ? reduce_policy::min_blocks_per_sm : 0;
+    !has_register_budget<T, Acc>                   ? 0u
+    : InFlight == reduce_policy::vectors_in_flight ? reduce_policy::min_blocks_per_sm
+                                                   : reduce_policy::wide_min_blocks_per_sm;
 
 // AnyOrder: take the any-order combine where has_atomic_sum<Acc, Op> (else it changes nothing).
-template <class T, class Acc, class Out, class Op, class Lift, class Finish, bool AnyOrder>
-__global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, Acc>))
+// InFlight: vectors each thread loads per tile (reduce_policy::vectors_in_flight, or
+// wide_vectors_in_flight for the wide kernel of has_wide_tiles reduces).
+template <class T, class Acc, class Out, class Op, class Lift, class Finish, bool AnyOrder, unsigned InFlight>
+__global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, Acc, InFlight>))
     reduce_single_pass(const reduce_params<T, Acc, Out, Op, Lift, Finish> p) {
   constexpr unsigned kThreads = reduce_policy::threads;
   constexpr unsigned kVec = vector_elements<T>;
-  constexpr unsigned kInFlight = reduce_policy::vectors_in_flight;
+  constexpr unsigned kInFlight = InFlight;
   using vec_t = vector_of<T, kVec>;
   __shared__ block::reduce_storage<Acc, kThreads> storage;
   __shared__ bool is_last_block;
@@ -204,7 +209,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
     }
   }
 
-  constexpr uint64_t kTile = reduce_policy::tile_vectors;
+  constexpr uint64_t kTile = uint64_t(kThreads) * kInFlight;
   static_assert(kTile == uint64_t(kThreads) * kInFlight, "a tile is one load per thread per vector in flight");
   fold<Acc, Op> f{Acc{}, false, p.op};
 

@@ -35,6 +35,13 @@ struct reduce_policy {
   // and their combine (2^13 floats: 7.5 against 8.1 µs; 2^12 doubles: 7.6 against 8.1-8.5 µs);
   // at four tiles the two were even.
   static constexpr unsigned single_block_max_tiles = 2;
+  // The wide kernel, for large inputs of 4- and 8-byte types (has_wide_tiles; the dispatch picks
+  // it above kWideAboveBytes): 8 vectors in flight per thread, tiles of 32 KiB, a budget of 80
+  // registers (3 blocks per SM), so 96 KiB of loads in flight per SM against the narrow kernel's
+  // 80 KiB (5 blocks × 256 threads × 64 B), in half as many tiles. Under 64 registers ptxas split
+  // the loop's eight loads (7 + 1, 6 + 2); under 80 it issues all eight together.
+  static constexpr unsigned wide_vectors_in_flight = 8;
+  static constexpr unsigned wide_min_blocks_per_sm = 3;
 };
 
 // Elements of T per 16-byte vector; 1 when T does not tile 16 bytes (no vector path).
@@ -44,6 +51,28 @@ inline constexpr unsigned vector_elements =
     (sizeof(T) <= reduce_policy::vector_bytes && reduce_policy::vector_bytes % sizeof(T) == 0)
         ? unsigned(reduce_policy::vector_bytes / sizeof(T))
         : 1u;
+
+// Reduces whose kernels get a register budget (reduce_policy::min_blocks_per_sm): types of up to
+// 4 elements per vector, accumulators of up to 8 bytes.
+template <class T, class Acc>
+inline constexpr bool has_register_budget = vector_elements<T> <= 4 && sizeof(Acc) <= 8;
+
+// Reduces that also have the wide kernel: 4- and 8-byte types into accumulators of up to 8 bytes.
+template <class T, class Acc>
+inline constexpr bool has_wide_tiles = vector_elements<T> >= 2 && has_register_budget<T, Acc>;
+
+// Inputs of more than this many bytes take the wide kernel where the reduce has one. On an H100,
+// in one process (bench/NOTES.md): at 16 MiB the two were within 2.5% either way; at 32 MiB the
+// wide kernel was 5-28% faster (each block reads ~2.6 tiles, one round trip for each);
+// 64-256 MiB even (0.98-1.01); 512 MiB-8 GiB 0.4-1.5% faster, ahead of CUB where the narrow
+// kernel was 0.3-0.6% behind it.
+inline constexpr uint64_t kWideAboveBytes = uint64_t(16) << 20;
+
+// Whether a reduce of n items of T into Acc takes the wide kernel.
+template <class T, class Acc>
+constexpr bool takes_wide_tiles(uint64_t n) {
+  return has_wide_tiles<T, Acc> && n * sizeof(T) > kWideAboveBytes;
+}
 
 struct reduce_plan {
   uint64_t head = 0;    // scalar elements before the first aligned vector
@@ -55,8 +84,10 @@ struct reduce_plan {
 // `address` is the byte address of element 0 (a multiple of elem_bytes), `elem_bytes` = sizeof(T),
 // `vec_elems` is vector_elements<T>, `max_blocks` = SMs × resident blocks per SM,
 // `polled_max_blocks` the largest grid whose partials are polled (0: the reduce does not poll).
+// `in_flight` is the vectors each thread loads per tile (the kernel's InFlight).
 inline reduce_plan plan_reduce(uint64_t n, uintptr_t address, size_t elem_bytes, unsigned vec_elems,
-                               unsigned threads, unsigned max_blocks, unsigned polled_max_blocks = 0) {
+                               unsigned threads, unsigned max_blocks, unsigned polled_max_blocks = 0,
+                               unsigned in_flight = reduce_policy::vectors_in_flight) {
   reduce_plan p;
   if (vec_elems > 1) {
     const size_t vec_bytes = elem_bytes * vec_elems;
@@ -74,7 +105,7 @@ inline reduce_plan plan_reduce(uint64_t n, uintptr_t address, size_t elem_bytes,
   // H200, shrinking the grid so that the last round is nearly full (1041 blocks instead of 1056
   // at 2^28 int32) measured 0.2-1% slower from 2^24 to 2^30, the idle block slots costing more
   // than the one thin round.
-  const uint64_t tile = uint64_t(threads) * reduce_policy::vectors_in_flight;
+  const uint64_t tile = uint64_t(threads) * in_flight;
   const uint64_t tiles = std::max<uint64_t>(1, (p.vectors + tile - 1) / tile);
   if (tiles <= reduce_policy::single_block_max_tiles) return p;  // grid 1
   p.grid = unsigned(std::min<uint64_t>(tiles, std::max<unsigned>(1, max_blocks)));

@@ -1,0 +1,111 @@
+// The wide kernel (8 vectors in flight per thread, 32 KiB tiles), which the dispatch takes only
+// above detail::kWideAboveBytes: here it is named explicitly, so that it meets every awkward
+// size, pointer offset and combine path (one block, polled partials, the packed sum, the
+// ticket, the any-order atomics) that the narrow kernel meets, not only large inputs.
+#include "gpu/reduce_test_support.cuh"
+
+#include <algorithm>
+#include <limits>
+
+using namespace warpfold;
+using namespace warpfold::testing;
+
+namespace {
+
+template <bool AnyOrder = false, class T, class Acc, class Op>
+cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
+  return detail::dispatch_reduce<AnyOrder, detail::reduce_policy::wide_vectors_in_flight>(temp, bytes, in, out, n, init, op,
+                                                                 detail::lift_convert<Acc, identity>{},
+                                                                 detail::finish_with_init<Op>{op}, cudaStream_t{});
+}
+
+// The sizes of the narrow kernel's tests, and a few more around the wide kernel's tiles (8192
+// 4-byte elements) and its one-block limit (two tiles).
+std::vector<uint64_t> wide_sizes() {
+  std::vector<uint64_t> sizes = reduce_sizes();
+  for (uint64_t n : {8192ull * 2 - 1, 8192ull * 2 + 1, 8192ull * 3 + 5, (1ull << 22) + 3})
+    if (n <= max_test_n()) sizes.push_back(n);
+  return sizes;
+}
+
+template <class T, class Acc, class Op, class Ref>
+void check_exact(Op op, Acc init, Ref ref_op, double lo, double hi) {
+  WARPFOLD_REQUIRE_GPU();
+  check_exact_reduce<T>(wide_sizes(), init, ref_op, lo, hi, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
+    return reduce_wide(t, b, in, o, n, op, init);
+  });
+}
+
+// Sums within the bound of the narrow kernel's tests (sum_bound), bitwise the same on a rerun.
+template <bool AnyOrder, class T>
+void check_float_sum() {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : wide_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, -1.0, 1.0);
+    const sum_reference ref = reference_sum(data, 0.5);
+    const double bound = sum_bound(n, std::numeric_limits<T>::epsilon() / 2, ref.abs_sum, AnyOrder ? 2048 : 0);
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      auto run = [&] {
+        return run_two_phase<T>([&](void* t, size_t& b, T* o) {
+          return reduce_wide<AnyOrder>(t, b, buf.get(), o, n, plus{}, T(0.5));
+        });
+      };
+      const T got = run();
+      ASSERT_LE(std::fabs(double(got) - double(ref.sum)), bound) << where(n, off, seed) << ", got " << double(got);
+      if (!AnyOrder) ASSERT_TRUE(bitwise_equal(got, run())) << "not reproducible: " << where(n, off, seed);
+    }
+  }
+}
+
+TEST(ReduceWide, Int32SumRidingOnTheTicket) {
+  check_exact<int32_t, int32_t>(plus{}, int32_t(3), [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); },
+                                -2147483648.0, 2147483647.0);
+}
+TEST(ReduceWide, Int32SumIntoInt64) {
+  check_exact<int32_t, int64_t>(plus{}, int64_t(7), [](int64_t a, int64_t b) { return a + b; }, -1e9, 1e9);
+}
+TEST(ReduceWide, Int32Max) {
+  check_exact<int32_t, int32_t>(maximum{}, std::numeric_limits<int32_t>::min(),
+                                [](int32_t a, int32_t b) { return std::max(a, b); }, -2147483648.0, 2147483647.0);
+}
+TEST(ReduceWide, Uint32Xor) {
+  check_exact<uint32_t, uint32_t>(bit_xor{}, 0u, [](uint32_t a, uint32_t b) { return a ^ b; }, 0, 4294967295.0);
+}
+TEST(ReduceWide, Int64Min) {
+  check_exact<int64_t, int64_t>(minimum{}, std::numeric_limits<int64_t>::max(),
+                                [](int64_t a, int64_t b) { return std::min(a, b); }, -9e18, 9e18);
+}
+TEST(ReduceWide, FloatAndDoubleMax) {
+  check_exact<float, float>(maximum{}, std::numeric_limits<float>::lowest(),
+                            [](float a, float b) { return std::max(a, b); }, -1e30, 1e30);
+  check_exact<double, double>(maximum{}, std::numeric_limits<double>::lowest(),
+                              [](double a, double b) { return std::max(a, b); }, -1e300, 1e300);
+}
+TEST(ReduceWide, FloatSum) { check_float_sum<false, float>(); }
+TEST(ReduceWide, DoubleSum) { check_float_sum<false, double>(); }
+TEST(ReduceWide, AnyOrderFloatAndDoubleSums) {
+  check_float_sum<true, float>();
+  check_float_sum<true, double>();
+}
+
+// The dispatch's own choice: just above kWideAboveBytes the wide kernel, just below the narrow
+// one; both exact through the public entry point.
+TEST(ReduceWide, DispatchSwitchesKernelsAtTheThreshold) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t edge = detail::kWideAboveBytes / sizeof(int32_t);
+  static_assert(!detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideAboveBytes / sizeof(int32_t)));
+  static_assert(detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideAboveBytes / sizeof(int32_t) + 1));
+  for (uint64_t n : {edge - 3, edge, edge + 1, edge + 4099}) {
+    WARPFOLD_REQUIRE_TEST_SIZE(n);
+    const uint64_t seed = new_seed();
+    const auto data = random_values<int32_t>(n, seed, -2147483648.0, 2147483647.0);
+    const int32_t expected = *std::max_element(data.begin(), data.end());
+    offset_buffer<int32_t> buf(data, 2);
+    EXPECT_EQ(reduce_value(buf.get(), n, maximum{}, std::numeric_limits<int32_t>::min()), expected)
+        << where(n, 2, seed);
+  }
+}
+
+}  // namespace
