@@ -21,6 +21,8 @@ namespace {
 using nlohmann::json;
 
 constexpr unsigned kMaxLog2 = 34;
+// Repetitions per turn for inputs past half the L2 (see the timing below).
+constexpr int kSeriesTurn = 10;
 
 // SplitMix64: fast enough to fill 2^30 elements in seconds.
 struct splitmix64 {
@@ -243,15 +245,14 @@ BenchOutcome run_bench(const BenchOptions& o) {
         // Interleaving is fair only while the input stays in L2 whatever ran before it. Past half
         // the L2, a run's hits depend on the order of the run before (a grid-strided sweep right
         // after another leaves the wrong end of the buffer in L2, measured up to 15% slower), so
-        // there each is timed in its own series, as a caller repeating one reduce would see it.
+        // there they take turns of kSeriesTurn repetitions, each turn after an untimed one: as a
+        // caller repeating one reduce would see it, and still from the same stretch of time (one
+        // series per library had let a neighbour's burst on the machine land on one library
+        // alone: 2^26 int32 max once read 120 us against CUB's 97, its fastest repetition 90).
         // With --cold every repetition starts from a flushed L2 and the order does not matter.
         const bool interleave = o.cold || bytes * 2 <= double(ctx.device().l2_bytes);
-        std::vector<harness::TimingStats> timed;
-        if (interleave) {
-          timed = harness::time_interleaved(stream, o.warmup, o.reps, prepare, group);
-        } else {
-          for (auto& run : group) timed.push_back(harness::time_on_stream(stream, o.warmup, o.reps, prepare, run));
-        }
+        const std::vector<harness::TimingStats> timed =
+            harness::time_in_turns(stream, o.warmup, o.reps, interleave ? 1 : kSeriesTurn, prepare, group);
         if (timed.size() != group.size()) throw std::logic_error("bench: one timing per run expected");
         std::map<Library, harness::TimingStats> stats{{Library::cub, timed.at(1)}, {Library::warpfold, timed.at(2)}};
         if (any_order_differs) stats[Library::warpfold_any_order] = timed.at(3);
@@ -279,7 +280,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
   }
   t.notes.push_back("vs CUB: CUB's median time / the row's median time (above 1: faster than CUB)");
   t.notes.push_back("x floor: the row's median time / the launch floor timed with it (interleaved with CUB and warpfold)");
-  t.notes.push_back("cub, warpfold and the empty kernel are timed interleaved, one repetition of each per round, while the input fits in half the L2 (or with --cold); larger inputs are timed one library after the other, each in its own series, since there each run's L2 hits depend on the run before");
+  t.notes.push_back("cub, warpfold and the empty kernel are timed interleaved, one repetition of each per round, while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
   t.notes.push_back("warpfold any_order: warpfold::reduce(..., warpfold::any_order), the opt-in mode whose float and double sums combine blocks with atomics (not bitwise reproducible); shown for those rows only");
   if (!floors_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(floors_ms.begin(), floors_ms.end());

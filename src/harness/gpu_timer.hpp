@@ -65,11 +65,16 @@ TimingStats time_on_stream(cudaStream_t stream, int warmup, int reps, Prepare&& 
   return summarize(std::move(samples));
 }
 
-// Times several pieces of work in turn, one repetition of each per round, so that all of them see
-// the same moments of the machine (clocks, host jitter): their ratios are then fairer than those
-// of back-to-back series. `runs` are callables; returns one TimingStats per run, in order.
+// Times several pieces of work in turns of `streak` repetitions each (run 0 `streak` times, then
+// run 1, ..., round after round) until each has `reps`, so that all of them see the same moments
+// of the machine (clocks, host jitter, a neighbour's load): their ratios are then fairer than
+// those of back-to-back series. With streak = 1 that is one repetition of each per round. With a
+// longer streak every turn begins with one untimed repetition, which takes whatever the run
+// before left in L2 (what a caller repeating one reduce would not see). `runs` are callables;
+// returns one TimingStats per run, in order.
 template <class Prepare, class Runs>
-std::vector<TimingStats> time_interleaved(cudaStream_t stream, int warmup, int reps, Prepare&& prepare, Runs& runs) {
+std::vector<TimingStats> time_in_turns(cudaStream_t stream, int warmup, int reps, int streak, Prepare&& prepare,
+                                       Runs& runs) {
   for (int i = 0; i < warmup; ++i) {
     for (auto& run : runs) {
       prepare();
@@ -79,13 +84,25 @@ std::vector<TimingStats> time_interleaved(cudaStream_t stream, int warmup, int r
   WARPFOLD_CUDA_CHECK(cudaGetLastError());
   EventPair events;
   std::vector<std::vector<double>> samples(runs.size());
-  for (int i = 0; i < reps; ++i) {
-    for (size_t j = 0; j < runs.size(); ++j) samples[j].push_back(time_once(stream, events, prepare, runs[j]));
+  for (int done = 0; done < reps; done += streak) {
+    const int turn = streak < reps - done ? streak : reps - done;
+    for (size_t j = 0; j < runs.size(); ++j) {
+      if (streak > 1) {
+        prepare();
+        runs[j]();
+      }
+      for (int i = 0; i < turn; ++i) samples[j].push_back(time_once(stream, events, prepare, runs[j]));
+    }
   }
   WARPFOLD_CUDA_CHECK(cudaGetLastError());
   std::vector<TimingStats> stats;
   for (auto& s : samples) stats.push_back(summarize(std::move(s)));
   return stats;
+}
+
+template <class Prepare, class Runs>
+std::vector<TimingStats> time_interleaved(cudaStream_t stream, int warmup, int reps, Prepare&& prepare, Runs& runs) {
+  return time_in_turns(stream, warmup, reps, 1, prepare, runs);
 }
 
 }  // namespace warpfold::harness

@@ -1,9 +1,14 @@
 // `warpfold bench` on a device: every library gets a row at every size, with a real timing, a
 // ratio to CUB and a passing check, on both sides of the L2 threshold (timed interleaved below
-// half the L2, in series above).
+// half the L2, in turns of ten above).
 #include "gpu/gpu_test_support.hpp"
 
 #include "bench/bench_run.hpp"
+#include "harness/device_buffer.hpp"
+#include "harness/gpu_timer.hpp"
+
+#include <functional>
+#include <vector>
 
 #include <cmath>
 #include <map>
@@ -49,6 +54,22 @@ TEST(BenchGpu, EveryLibraryHasATimedCheckedRowAtEverySize) {
   const std::set<std::string> expected{"cub", "warpfold", "thrust", "warpfold any_order"};
   ASSERT_EQ(libraries_at.size(), 3u);  // 2^10, 2^18, 2^26
   for (const auto& [n, libs] : libraries_at) EXPECT_EQ(libs, expected) << "n=" << n;
+}
+
+// Turns of several repetitions: every run gets exactly `reps` timings, whatever the turn length,
+// and a run that moves 256 MiB takes longer than one that moves 4 bytes.
+TEST(TimerGpu, TurnsGiveEveryRunItsRepetitions) {
+  WARPFOLD_REQUIRE_GPU();
+  harness::DeviceBuffer<char> big(256u << 20);
+  std::vector<std::function<void()>> runs{
+      [&] { WARPFOLD_CUDA_CHECK(cudaMemsetAsync(big.get(), 1, 4, nullptr)); },
+      [&] { WARPFOLD_CUDA_CHECK(cudaMemsetAsync(big.get(), 2, big.bytes(), nullptr)); }};
+  for (int streak : {1, 3, 10}) {
+    const auto stats = harness::time_in_turns(nullptr, 1, 7, streak, [] {}, runs);
+    ASSERT_EQ(stats.size(), 2u);
+    for (const auto& s : stats) EXPECT_EQ(s.reps, 7) << "turns of " << streak;
+    EXPECT_GT(stats[1].min_ms, stats[0].median_ms) << "turns of " << streak;
+  }
 }
 
 }  // namespace
