@@ -213,6 +213,17 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
   static_assert(kTile == uint64_t(kThreads) * kInFlight, "a tile is one load per thread per vector in flight");
   fold<Acc, Op> f{Acc{}, false, p.op};
 
+  // Head and tail: fewer than kVec elements each, read by the first threads of block 0 (pointers
+  // that are not 16-byte aligned, sizes that are not a multiple of kVec). Loaded here, before the
+  // body, so that their round trip overlaps the first tile's instead of following the body's
+  // folds; folded after the body, as before.
+  const bool has_head = blockIdx.x == 0 && threadIdx.x < p.plan.head;
+  const bool has_tail = blockIdx.x == 0 && threadIdx.x < p.plan.tail;
+  const uint64_t tail_start = p.plan.head + p.plan.vectors * kVec;
+  T head_item{}, tail_item{};
+  if (has_head) head_item = p.in[threadIdx.x];
+  if (has_tail) tail_item = p.in[tail_start + threadIdx.x];
+
   // Body: block b folds tiles b, b + grid, ...; in each, thread t loads vectors t + k·kThreads
   // (k < kInFlight) before folding them. Vector i covers elements head + i·kVec … + kVec - 1.
   using item_t = std::conditional_t<(kVec > 1), vec_t, T>;  // T itself where T does not tile 16 B
@@ -262,12 +273,8 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
     for (unsigned k = 0; k < kInFlight; ++k) fold_item(v[k], first + k * kThreads);
   }
   if (tile == full_tiles && tile * kTile < p.plan.vectors) fold_guarded_tile(tile);
-  // Head and tail: fewer than kVec elements each, read by the first threads of block 0.
-  if (blockIdx.x == 0) {
-    if (threadIdx.x < p.plan.head) f.add(p.lift(p.in[threadIdx.x], threadIdx.x));
-    const uint64_t tail_start = p.plan.head + p.plan.vectors * kVec;
-    if (threadIdx.x < p.plan.tail) f.add(p.lift(p.in[tail_start + threadIdx.x], tail_start + threadIdx.x));
-  }
+  if (has_head) f.add(p.lift(head_item, threadIdx.x));
+  if (has_tail) f.add(p.lift(tail_item, tail_start + threadIdx.x));
 
   // Threads holding a value form a prefix of the block: those with a vector in its first tile
   // (tile b; see plan_reduce). Count them.
