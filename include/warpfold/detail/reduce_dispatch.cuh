@@ -69,15 +69,12 @@ inline unsigned next_ticket() {
 
 inline constexpr int kMaxDevices = 64;
 
-
 // SMs × resident blocks of Kernel on the current device, asked once per device and kernel. (A
 // template on the kernel itself, not its type: kernels of one signature, like the default and
 // any_order ones, may differ in registers and so in occupancy.)
 template <auto Kernel>
-cudaError_t max_resident_blocks(unsigned& blocks) {
+cudaError_t max_resident_blocks(int device, unsigned& blocks) {
   static std::atomic<unsigned> cache[kMaxDevices] = {};
-  int device = 0;
-  if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
   if (device < kMaxDevices && (blocks = cache[device].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
   int sms = 0, per_sm = 0;
   if (cudaError_t rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); rc != cudaSuccess) return rc;
@@ -93,25 +90,21 @@ cudaError_t max_resident_blocks(unsigned& blocks) {
 // The most blocks a reduce of T into Acc with Op launches: the resident capacity of its kernel,
 // at most packed_sum::max_blocks for the packed sums. Temp storage holds a partial per block.
 template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Lift, class Finish>
-cudaError_t max_reduce_blocks(unsigned& blocks) {
+cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;
   constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum, InFlight>;
-  if (cudaError_t rc = max_resident_blocks<kernel>(blocks); rc != cudaSuccess) return rc;
+  if (cudaError_t rc = max_resident_blocks<kernel>(device, blocks); rc != cudaSuccess) return rc;
   if constexpr (uses_packed_sum<Acc, Op>) blocks = std::min(blocks, packed_sum::max_blocks);
   return cudaSuccess;
 }
 
+// Launches the kernel with InFlight vectors per thread; max_blocks is its max_reduce_blocks.
 template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Lift, class Finish>
 cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op, Lift lift,
-                          Finish finish, cudaStream_t stream) {
+                          Finish finish, cudaStream_t stream, unsigned max_blocks) {
   using params_t = reduce_params<T, Acc, Out, Op, Lift, Finish>;
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
   constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum, InFlight>;
-  unsigned max_blocks = 0;
-  if (cudaError_t rc = max_reduce_blocks<AnyOrder, InFlight, T, Acc, Out, Op, Lift, Finish>(max_blocks);
-      rc != cudaSuccess) {
-    return rc;
-  }
   params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
   p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
   // The combine that would take a grid of 2 to kPolledMaxBlocks blocks (as the kernel decides).
@@ -132,19 +125,20 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   static_assert(InFlight == 0 || InFlight == kNarrow || (InFlight == kWide && has_wide_tiles<T, Acc>),
                 "InFlight names a kernel this reduce has");
   // Temp storage: a partial per block of whichever kernel launches more.
-  unsigned max_blocks = 0;
-  if (cudaError_t rc = max_reduce_blocks<AnyOrder, kNarrow, T, Acc, Out, Op, Lift, Finish>(max_blocks);
+  int device = 0;
+  if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
+  unsigned narrow_blocks = 0, wide_blocks = 0;
+  if (cudaError_t rc = max_reduce_blocks<AnyOrder, kNarrow, T, Acc, Out, Op, Lift, Finish>(device, narrow_blocks);
       rc != cudaSuccess) {
     return rc;
   }
   if constexpr (has_wide_tiles<T, Acc> && InFlight != kNarrow) {
-    unsigned wide_blocks = 0;
-    if (cudaError_t rc = max_reduce_blocks<AnyOrder, kWide, T, Acc, Out, Op, Lift, Finish>(wide_blocks);
+    if (cudaError_t rc = max_reduce_blocks<AnyOrder, kWide, T, Acc, Out, Op, Lift, Finish>(device, wide_blocks);
         rc != cudaSuccess) {
       return rc;
     }
-    max_blocks = std::max(max_blocks, wide_blocks);
   }
+  const unsigned max_blocks = std::max(narrow_blocks, wide_blocks);
   const size_t needed = size_t(max_blocks) * sizeof(Acc);
   if (d_temp == nullptr) {
     temp_bytes = needed;
@@ -155,9 +149,9 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
 
   if constexpr (has_wide_tiles<T, Acc> && InFlight != kNarrow) {
     if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
-      return launch_reduce<AnyOrder, kWide>(d_temp, d_in, d_out, n, init, op, lift, finish, stream);
+      return launch_reduce<AnyOrder, kWide>(d_temp, d_in, d_out, n, init, op, lift, finish, stream, wide_blocks);
   }
-  return launch_reduce<AnyOrder, kNarrow>(d_temp, d_in, d_out, n, init, op, lift, finish, stream);
+  return launch_reduce<AnyOrder, kNarrow>(d_temp, d_in, d_out, n, init, op, lift, finish, stream, narrow_blocks);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies
