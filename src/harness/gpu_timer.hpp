@@ -100,9 +100,4 @@ std::vector<TimingStats> time_in_turns(cudaStream_t stream, int warmup, int reps
   return stats;
 }
 
-template <class Prepare, class Runs>
-std::vector<TimingStats> time_interleaved(cudaStream_t stream, int warmup, int reps, Prepare&& prepare, Runs& runs) {
-  return time_in_turns(stream, warmup, reps, 1, prepare, runs);
-}
-
 }  // namespace warpfold::harness

@@ -7,13 +7,12 @@
 #include "harness/device_buffer.hpp"
 #include "harness/gpu_timer.hpp"
 
-#include <functional>
-#include <vector>
-
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace warpfold;
 

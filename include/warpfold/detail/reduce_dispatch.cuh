@@ -124,6 +124,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
   static_assert(InFlight == 0 || InFlight == kNarrow || (InFlight == kWide && has_wide_tiles<T, Acc>),
                 "InFlight names a kernel this reduce has");
+  constexpr bool kMayTakeWide = has_wide_tiles<T, Acc> && InFlight != kNarrow;
   // Temp storage: a partial per block of whichever kernel launches more.
   int device = 0;
   if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
@@ -132,7 +133,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
       rc != cudaSuccess) {
     return rc;
   }
-  if constexpr (has_wide_tiles<T, Acc> && InFlight != kNarrow) {
+  if constexpr (kMayTakeWide) {
     if (cudaError_t rc = max_reduce_blocks<AnyOrder, kWide, T, Acc, Out, Op, Lift, Finish>(device, wide_blocks);
         rc != cudaSuccess) {
       return rc;
@@ -147,7 +148,7 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   if (temp_bytes < needed || d_out == nullptr || (n > 0 && d_in == nullptr)) return cudaErrorInvalidValue;
   if (reinterpret_cast<uintptr_t>(d_in) % alignof(T) != 0) return cudaErrorMisalignedAddress;
 
-  if constexpr (has_wide_tiles<T, Acc> && InFlight != kNarrow) {
+  if constexpr (kMayTakeWide) {
     if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
       return launch_reduce<AnyOrder, kWide>(d_temp, d_in, d_out, n, init, op, lift, finish, stream, wide_blocks);
   }

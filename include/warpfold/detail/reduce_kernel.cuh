@@ -209,8 +209,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
     }
   }
 
-  constexpr uint64_t kTile = uint64_t(kThreads) * kInFlight;
-  static_assert(kTile == uint64_t(kThreads) * kInFlight, "a tile is one load per thread per vector in flight");
+  constexpr uint64_t kTile = uint64_t(kThreads) * kInFlight;  // one load per thread per vector in flight
   fold<Acc, Op> f{Acc{}, false, p.op};
 
   // Head and tail: fewer than kVec elements each, read by the first threads of block 0 (pointers

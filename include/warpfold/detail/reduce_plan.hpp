@@ -30,7 +30,6 @@ struct reduce_policy {
   // under this budget: they keep ptxas's own choice (bench/NOTES.md).
   static constexpr unsigned min_blocks_per_sm = 5;
   static constexpr unsigned vector_bytes = 16;
-  static constexpr unsigned tile_vectors = threads * vectors_in_flight;
   // Up to this many tiles (32 KiB) one block reads them in turn: on an H200 that beat two blocks
   // and their combine (2^13 floats: 7.5 against 8.1 µs; 2^12 doubles: 7.6 against 8.1-8.5 µs);
   // at four tiles the two were even.
