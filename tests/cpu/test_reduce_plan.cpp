@@ -118,4 +118,16 @@ TEST(ReducePlan, WideKernelIsForLargeInputsOfFourAndEightByteTypes) {
   EXPECT_FALSE((takes_wide_tiles<double, double>(edge / 2)));
   EXPECT_TRUE((takes_wide_tiles<double, double>(edge / 2 + 1)));
   EXPECT_FALSE((takes_wide_tiles<int8_t, int64_t>(1ull << 32)));
+  // and from one narrow tile (16 KiB) to one block of wide tiles (64 KiB)
+  EXPECT_EQ(kNarrowTileBytes, 16u << 10);
+  EXPECT_EQ(kWideSingleBlockBytes, 64u << 10);
+  EXPECT_FALSE((takes_wide_tiles<float, float>(4096)));
+  EXPECT_TRUE((takes_wide_tiles<float, float>(4097)));
+  EXPECT_TRUE((takes_wide_tiles<float, float>(16384)));
+  EXPECT_FALSE((takes_wide_tiles<float, float>(16385)));
+  EXPECT_TRUE((takes_wide_tiles<double, float>(8192)));
+  EXPECT_FALSE((takes_wide_tiles<int8_t, int64_t>(8192)));
+  // There, one block: two wide tiles at most
+  EXPECT_EQ(plan_reduce(16384, 0x1000, 4, 4, 256, 396, 256, reduce_policy::wide_vectors_in_flight).grid, 1u);
+  EXPECT_EQ(plan_reduce(16384, 0x1004, 4, 4, 256, 396, 256, reduce_policy::wide_vectors_in_flight).grid, 1u);
 }

@@ -91,13 +91,21 @@ TEST(ReduceWide, AnyOrderFloatAndDoubleSums) {
 }
 
 // The dispatch's own choice: just above kWideAboveBytes the wide kernel, just below the narrow
-// one; both exact through the public entry point.
-TEST(ReduceWide, DispatchSwitchesKernelsAtTheThreshold) {
+// one, and the wide kernel again from one narrow tile to one block of wide tiles (16-64 KiB);
+// exact through the public entry point on either side of each edge.
+TEST(ReduceWide, DispatchSwitchesKernelsAtTheThresholds) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t edge = detail::kWideAboveBytes / sizeof(int32_t);
   static_assert(!detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideAboveBytes / sizeof(int32_t)));
   static_assert(detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideAboveBytes / sizeof(int32_t) + 1));
-  for (uint64_t n : {edge - 3, edge, edge + 1, edge + 4099}) {
+  const uint64_t small_low = detail::kNarrowTileBytes / sizeof(int32_t);
+  const uint64_t small_high = detail::kWideSingleBlockBytes / sizeof(int32_t);
+  static_assert(!detail::takes_wide_tiles<int32_t, int32_t>(detail::kNarrowTileBytes / sizeof(int32_t)));
+  static_assert(detail::takes_wide_tiles<int32_t, int32_t>(detail::kNarrowTileBytes / sizeof(int32_t) + 1));
+  static_assert(detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideSingleBlockBytes / sizeof(int32_t)));
+  static_assert(!detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideSingleBlockBytes / sizeof(int32_t) + 1));
+  for (uint64_t n : {small_low - 1, small_low, small_low + 1, small_low + 5, small_high - 1, small_high, small_high + 1,
+                     small_high + 7, edge - 3, edge, edge + 1, edge + 4099}) {
     WARPFOLD_REQUIRE_TEST_SIZE(n);
     const uint64_t seed = new_seed();
     const auto data = random_values<int32_t>(n, seed, -2147483648.0, 2147483647.0);

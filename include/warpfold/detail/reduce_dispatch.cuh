@@ -69,11 +69,12 @@ inline unsigned next_ticket() {
 
 inline constexpr int kMaxDevices = 64;
 
-// SMs × resident blocks of Kernel on the current device, asked once per device and kernel. (A
-// template on the kernel itself, not its type: kernels of one signature, like the default and
-// any_order ones, may differ in registers and so in occupancy.)
+// SMs × resident blocks of Kernel on the current device (at most max_per_sm per SM, where that is
+// not 0), asked once per device and kernel. (A template on the kernel itself, not its type:
+// kernels of one signature, like the default and any_order ones, may differ in registers and so
+// in occupancy.)
 template <auto Kernel>
-cudaError_t max_resident_blocks(int device, unsigned& blocks) {
+cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_sm = 0) {
   static std::atomic<unsigned> cache[kMaxDevices] = {};
   if (device < kMaxDevices && (blocks = cache[device].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
   int sms = 0, per_sm = 0;
@@ -82,6 +83,7 @@ cudaError_t max_resident_blocks(int device, unsigned& blocks) {
       rc != cudaSuccess) {
     return rc;
   }
+  if (max_per_sm != 0 && unsigned(per_sm) > max_per_sm) per_sm = int(max_per_sm);
   blocks = unsigned(sms) * unsigned(per_sm > 0 ? per_sm : 1);
   if (device < kMaxDevices) cache[device].store(blocks, std::memory_order_relaxed);
   return cudaSuccess;
@@ -89,11 +91,17 @@ cudaError_t max_resident_blocks(int device, unsigned& blocks) {
 
 // The most blocks a reduce of T into Acc with Op launches: the resident capacity of its kernel,
 // at most packed_sum::max_blocks for the packed sums. Temp storage holds a partial per block.
+// Kernels with a register budget hold at most the blocks per SM it was set for: ptxas may fit
+// them in fewer registers, but the grids (and so the fold orders) and the loads in flight per SM
+// stay those the budget was measured with (bench/NOTES.md).
 template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Lift, class Finish>
 cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;
   constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum, InFlight>;
-  if (cudaError_t rc = max_resident_blocks<kernel>(device, blocks); rc != cudaSuccess) return rc;
+  if (cudaError_t rc = max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight>);
+      rc != cudaSuccess) {
+    return rc;
+  }
   if constexpr (uses_packed_sum<Acc, Op>) blocks = std::min(blocks, packed_sum::max_blocks);
   return cudaSuccess;
 }

@@ -215,9 +215,10 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
   // Head and tail: fewer than kVec elements each, read by the first threads of block 0 (pointers
   // that are not 16-byte aligned, sizes that are not a multiple of kVec). Loaded here, before the
   // body, so that their round trip overlaps the first tile's instead of following the body's
-  // folds; folded after the body, as before.
-  const bool has_head = blockIdx.x == 0 && threadIdx.x < p.plan.head;
-  const bool has_tail = blockIdx.x == 0 && threadIdx.x < p.plan.tail;
+  // folds; folded after the body, as before. (Head and tail are below kVec: 32-bit compares.)
+  const unsigned head = unsigned(p.plan.head), tail = unsigned(p.plan.tail);
+  const bool has_head = blockIdx.x == 0 && threadIdx.x < head;
+  const bool has_tail = blockIdx.x == 0 && threadIdx.x < tail;
   const uint64_t tail_start = p.plan.head + p.plan.vectors * kVec;
   T head_item{}, tail_item{};
   if (has_head) head_item = p.in[threadIdx.x];
@@ -238,21 +239,19 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
       f.add(p.lift(v, i));
     }
   };
-  // A block's first tile, and the last, partial tile: loads guarded by the body's end. Every
-  // block's first tile is folded apart from the loop: for a block with a single tile (every block
-  // up to 2^20 floats) it is all the block reads, so its loads must all be in flight before the
-  // first fold, or the block waits for two or three memory round trips in a row. ptxas decides
-  // that order, not the source: with the register budget of reduce_policy::min_blocks_per_sm and
-  // this split, nvcc 13.0 issues all four loads together in the first tile and in the loop for
-  // int32, float and double sum and max (checked in the SASS; bench/NOTES.md).
+  // A partial tile (the body's last, or a block's only one when the input is small): every thread
+  // loads, past the body's end from its last vector again, and folds only its own vectors.
+  // Unconditional loads go out together; ptxas split predicated ones (double sum 1 + 3, the wide
+  // kernels 6 + 2 or 1 + 5 + 2), each split a memory round trip more for a block that reads only
+  // this tile. (nvcc 13.0 issues each tile's loads together in every form here for int32, float
+  // and double sum and max, narrow and wide: checked in the SASS; bench/NOTES.md.)
   auto fold_guarded_tile = [&](uint64_t tile) {
     const uint64_t first = tile * kTile + threadIdx.x;
     const uint64_t left = p.plan.vectors - tile * kTile;  // ≥ 1
     const unsigned in_tile = unsigned(left < kTile ? left : kTile);
     item_t v[kInFlight];
 #pragma unroll
-    for (unsigned k = 0; k < kInFlight; ++k)
-      if (threadIdx.x + k * kThreads < in_tile) v[k] = load_item(first + k * kThreads);
+    for (unsigned k = 0; k < kInFlight; ++k) v[k] = load_item(min(first + k * kThreads, p.plan.vectors - 1));
 #pragma unroll
     for (unsigned k = 0; k < kInFlight; ++k)
       if (threadIdx.x + k * kThreads < in_tile) fold_item(v[k], first + k * kThreads);
@@ -265,31 +264,37 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
 #pragma unroll
     for (unsigned k = 0; k < kInFlight; ++k) fold_item(v[k], first + k * kThreads);
   };
+  // A full first tile is folded unguarded and apart from the loop: no predicates, and the fold
+  // knows it starts empty, so its first element needs no test. Every block but the last takes
+  // this path, and a block with a single tile (every block up to 2^20 floats) runs little else,
+  // so each instruction cut here is on the critical path of small reduces: with the guarded first
+  // tile a warp ran 233 instructions for 2^16 floats, against 95 in a bare one-tile kernel (ncu).
   const uint64_t full_tiles = p.plan.vectors / kTile;
+  const bool first_tile_full = blockIdx.x < full_tiles;
   uint64_t tile = blockIdx.x;
-  if (tile * kTile < p.plan.vectors) {
-    // The wide kernel's first tile, when full, unguarded: under its budget ptxas split the
-    // guarded form's eight loads (6 + 2), and kept the unguarded loop's together.
-    if (kInFlight > reduce_policy::vectors_in_flight && tile < full_tiles) fold_full_tile(tile);
-    else fold_guarded_tile(tile);
-    tile += gridDim.x;
+  if (first_tile_full) {
+    fold_full_tile(tile);
+    for (tile += gridDim.x; tile < full_tiles; tile += gridDim.x) fold_full_tile(tile);
   }
-  for (; tile < full_tiles; tile += gridDim.x) fold_full_tile(tile);
   if (tile == full_tiles && tile * kTile < p.plan.vectors) fold_guarded_tile(tile);
   if (has_head) f.add(p.lift(head_item, threadIdx.x));
   if (has_tail) f.add(p.lift(tail_item, tail_start + threadIdx.x));
 
   // Threads holding a value form a prefix of the block: those with a vector in its first tile
-  // (tile b; see plan_reduce). Count them.
-  const uint64_t first_vector = uint64_t(blockIdx.x) * kTile;
-  int valid = p.plan.vectors > first_vector
-                  ? int(p.plan.vectors - first_vector < kThreads ? p.plan.vectors - first_vector : kThreads)
-                  : 0;
-  if (blockIdx.x == 0) valid = max(valid, int(max(p.plan.head, p.plan.tail)));
+  // (tile b; see plan_reduce), all of them where that tile is full. Count them.
+  int valid = int(kThreads);
+  if (!first_tile_full) {
+    const uint64_t first_vector = uint64_t(blockIdx.x) * kTile;
+    valid = p.plan.vectors > first_vector ? int(p.plan.vectors - first_vector) : 0;  // < kTile here
+    valid = min(valid, int(kThreads));
+    if (blockIdx.x == 0) valid = max(valid, int(max(head, tail)));
+  }
 
   // valid is the same for the whole block (0 only for n = 0, in one block), so every thread or
-  // none reaches the barriers inside.
-  const Acc block_total = valid ? block::reduce<kThreads>(f.acc, p.op, valid, storage) : Acc{};
+  // none reaches the barriers inside. A block whose threads all hold a value skips the lane tests.
+  const Acc block_total = first_tile_full ? block::reduce_all<kThreads>(f.acc, p.op, storage)
+                          : valid         ? block::reduce<kThreads>(f.acc, p.op, valid, storage)
+                                          : Acc{};
   if (gridDim.x == 1) {  // one block: no partials, no ticket
     if (threadIdx.x == 0) *p.out = p.finish(p.init, block_total, valid > 0);
     return;

@@ -89,4 +89,16 @@ __device__ __forceinline__ T reduce_down_partial(T value, Op op, int valid) {
   }
 }
 
+// As reduce_down_partial with valid = 32, without its lane tests: lane 0 folds the same lanes in
+// the same order, so its result is bitwise the same.
+template <class T, class Op>
+__device__ __forceinline__ T reduce_down_all(T value, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (has_redux<T, Op>) return redux<T, Op>(value);
+  else return reduce_down(value, op);
+#else
+  return reduce_down(value, op);
+#endif
+}
+
 }  // namespace warpfold::warp
