@@ -60,12 +60,15 @@ inline constexpr bool has_register_budget = vector_elements<T> <= 4 && sizeof(Ac
 template <class T, class Acc>
 inline constexpr bool has_wide_tiles = vector_elements<T> >= 2 && has_register_budget<T, Acc>;
 
-// Inputs of more than this many bytes take the wide kernel where the reduce has one. On an H100,
-// in one process (bench/NOTES.md): at 16 MiB the two were within 2.5% either way; at 32 MiB the
-// wide kernel was 5-28% faster (each block reads ~2.6 tiles, one round trip for each);
-// 64-256 MiB even (0.98-1.01); 512 MiB-8 GiB 0.4-1.5% faster, ahead of CUB where the narrow
-// kernel was 0.3-0.6% behind it.
-inline constexpr uint64_t kWideAboveBytes = uint64_t(16) << 20;
+// Inputs of more than this many bytes take the wide kernel where the reduce has one. First
+// measured on an H100 against the narrow kernel with a guarded first tile (bench/NOTES.md): at 32
+// MiB the wide kernel was 5-28% faster (each block reads ~2.6 tiles, one round trip for each),
+// 64-256 MiB even, 512 MiB-8 GiB 0.4-1.5% faster, ahead of CUB where the narrow kernel was
+// 0.3-0.6% behind it. Since both kernels fold a full first tile unguarded, it is also ahead from
+// 6 to 16 MiB (H200, GPU-side, twice: 0.1-0.6 µs for float, int32 and double maxima and float
+// sums, even for int32 sums), where a polling narrow grid of 256 blocks reads two tiles per block
+// in turn; at 3-4 MiB of doubles it was behind, so the switch is above 4 MiB.
+inline constexpr uint64_t kWideAboveBytes = uint64_t(4) << 20;
 
 // Small inputs of more than one narrow tile and at most a single block's worth of wide tiles
 // (16 KiB < bytes ≤ 64 KiB) take the wide kernel too: one block reads them in one or two round

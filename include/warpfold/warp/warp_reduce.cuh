@@ -30,6 +30,19 @@ __device__ __forceinline__ T shuffle_down(const T& value, int offset) {
   return out;
 }
 
+// __shfl_sync (every lane reads lane `src`) for any trivially copyable type, as 32-bit words.
+template <class T>
+__device__ __forceinline__ T shuffle_idx(const T& value, int src) {
+  constexpr int kWords = (sizeof(T) + 3) / 4;
+  unsigned words[kWords] = {};
+  memcpy(words, &value, sizeof(T));
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) words[w] = __shfl_sync(kFullMask, words[w], src);
+  T out;
+  memcpy(&out, words, sizeof(T));
+  return out;
+}
+
 // Reduces `value` over all 32 lanes of the calling warp; lane 0 receives the result.
 // Every lane of the warp must call it (the mask names all 32).
 template <class T, class Op>
