@@ -17,30 +17,29 @@ namespace warpfold::warp {
 
 inline constexpr unsigned kFullMask = 0xffffffffu;
 
-// __shfl_down_sync for any trivially copyable type, moved as 32-bit words.
-template <class T>
-__device__ __forceinline__ T shuffle_down(const T& value, int offset) {
+// Moves any trivially copyable value through a 32-bit shuffle, word by word.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(const T& value, Shuffle shuffle) {
   constexpr int kWords = (sizeof(T) + 3) / 4;
   unsigned words[kWords] = {};
   memcpy(words, &value, sizeof(T));
 #pragma unroll
-  for (int w = 0; w < kWords; ++w) words[w] = __shfl_down_sync(kFullMask, words[w], offset);
+  for (int w = 0; w < kWords; ++w) words[w] = shuffle(words[w]);
   T out;
   memcpy(&out, words, sizeof(T));
   return out;
 }
 
-// __shfl_sync (every lane reads lane `src`) for any trivially copyable type, as 32-bit words.
+// __shfl_down_sync for any trivially copyable type.
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& value, int offset) {
+  return shuffle_words(value, [offset](unsigned word) { return __shfl_down_sync(kFullMask, word, offset); });
+}
+
+// __shfl_sync (every lane reads lane `src`) for any trivially copyable type.
 template <class T>
 __device__ __forceinline__ T shuffle_idx(const T& value, int src) {
-  constexpr int kWords = (sizeof(T) + 3) / 4;
-  unsigned words[kWords] = {};
-  memcpy(words, &value, sizeof(T));
-#pragma unroll
-  for (int w = 0; w < kWords; ++w) words[w] = __shfl_sync(kFullMask, words[w], src);
-  T out;
-  memcpy(&out, words, sizeof(T));
-  return out;
+  return shuffle_words(value, [src](unsigned word) { return __shfl_sync(kFullMask, word, src); });
 }
 
 // Reduces `value` over all 32 lanes of the calling warp; lane 0 receives the result.
