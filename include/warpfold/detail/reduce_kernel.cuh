@@ -3,11 +3,10 @@
 //
 // One launch does all the work: each block reduces its share of the input (tiles of 16 KiB, or
 // 32 KiB in the wide kernel that inputs of 16-64 KiB and above 4 MiB take) in registers, writes
-// one partial, and one
-// block, found with an atomic ticket (the last to finish, or for polled partials the last to
-// start), reduces the partials and writes the result. The fold order depends only on the grid,
-// the block size, the kernel and n, so floating-point results are bitwise reproducible run to
-// run on a device.
+// one partial, and one block, found with an atomic ticket (the last to finish, or for polled
+// partials the last to start), reduces the partials and writes the result. The fold order
+// depends only on the grid, the block size, the kernel and n, so floating-point results are
+// bitwise reproducible run to run on a device.
 
 #include <warpfold/block/block_reduce.cuh>
 #include <warpfold/detail/reduce_plan.hpp>
@@ -39,9 +38,9 @@ static __device__ unsigned long long g_tickets[kTicketSlots];
 // on the slot, and the partials are folded in block order, as the ticket path folds them, so
 // results are bitwise the same. Up to 32 blocks, warp 0 does it alone, with shuffles and no
 // barrier (H200, one process: 0.15-0.35 µs faster for 6-32 blocks of doubles, up to 0.2 µs for
-// floats; loading both words of an 8-byte partial before testing them saved another
-// 0.15-0.2 µs). Waiting cannot deadlock: every
-// other block drew its ticket earlier, so it has started and runs to its end without waiting.
+// floats; loading both words of an 8-byte partial before testing them saved another 0.15-0.2
+// µs). Waiting cannot deadlock: every other block drew its ticket earlier, so it has started and
+// runs to its end without waiting.
 // Against drawing the ticket after the block's reduction, this takes the ticket's round trip
 // off the critical path: 0.1-0.4 us on an H200 for float and double sums from 2^14 to 2^20.
 // The rows live in module memory (zeroed at load; 512 slots × 256 blocks × 16 bytes = 2 MiB),
@@ -373,7 +372,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
       // folds the partials in the order the block reduction below would: bitwise the same.
       if (gridDim.x <= 32) {
         if (threadIdx.x >= 32) return;
-        const bool combiner = __shfl_sync(0xffffffffu, arrival, 0) == gridDim.x - 1;
+        const bool combiner = __shfl_sync(warp::kFullMask, arrival, 0) == gridDim.x - 1;
         if (!combiner) {
           if (threadIdx.x == 0) store_partial(block_total);
           return;
