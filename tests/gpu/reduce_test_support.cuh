@@ -162,4 +162,32 @@ sum_reference reference_sum(const std::vector<T>& data, double init) {
   return r;
 }
 
+// Checks a floating-point sum with init 0.5, `call(temp, bytes, in, out, n)`, against the long
+// double reference within `bound(n, abs_sum)`, at every size and every offset, on fresh random
+// data in [-1, 1], twice: with `reproducible` the second result must be bitwise the first,
+// otherwise it must be within the bound too.
+template <class T, class Acc, class Bound, class Call>
+void check_sum_within_bound(const std::vector<uint64_t>& sizes, bool reproducible, Bound bound, Call call) {
+  for (uint64_t n : sizes) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<T>(n, seed, -1.0, 1.0);
+    const sum_reference ref = reference_sum(data, 0.5);
+    const double limit = bound(n, ref.abs_sum);
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      auto run = [&] {
+        return run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) { return call(t, b, buf.get(), o, n); });
+      };
+      const Acc got = run();
+      ASSERT_LE(std::fabs(double(got) - double(ref.sum)), limit) << where(n, off, seed) << ", got " << double(got);
+      const Acc again = run();
+      if (reproducible) {
+        ASSERT_TRUE(bitwise_equal(got, again)) << "not reproducible: " << where(n, off, seed);
+      } else {
+        ASSERT_LE(std::fabs(double(again) - double(ref.sum)), limit) << where(n, off, seed) << ", got " << double(again);
+      }
+    }
+  }
+}
+
 }  // namespace warpfold::testing

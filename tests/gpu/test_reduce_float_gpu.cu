@@ -16,26 +16,15 @@ double unit_roundoff() { return std::numeric_limits<Acc>::epsilon() / 2; }
 template <class T, class Acc>
 void check_sum(bool compensated_mode) {
   WARPFOLD_REQUIRE_GPU();
-  for (uint64_t n : reduce_sizes()) {
-    const uint64_t seed = new_seed();
-    const auto data = random_values<T>(n, seed, -1.0, 1.0);
-    const sum_reference ref = reference_sum(data, 0.5);  // init = 0.5
-    const double bound = compensated_mode ? 4 * unit_roundoff<Acc>() * double(ref.abs_sum) + 1e-300
-                                          : sum_bound(n, unit_roundoff<Acc>(), ref.abs_sum);
-    for (size_t off : element_offsets<T>()) {
-      offset_buffer<T> buf(data, off);
-      auto run = [&] {
-        return run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) {
-          return compensated_mode ? compensated_sum(t, b, buf.get(), o, n, Acc(0.5))
-                                  : reduce(t, b, buf.get(), o, n, plus{}, Acc(0.5));
-        });
-      };
-      const Acc got = run();
-      ASSERT_LE(std::fabs(double(got) - double(ref.sum)), bound) << where(n, off, seed) << ", got " << double(got);
-      const Acc again = run();
-      ASSERT_TRUE(bitwise_equal(got, again)) << "not reproducible: " << where(n, off, seed);
-    }
-  }
+  const auto bound = [&](uint64_t n, long double abs_sum) {
+    return compensated_mode ? 4 * unit_roundoff<Acc>() * double(abs_sum) + 1e-300
+                            : sum_bound(n, unit_roundoff<Acc>(), abs_sum);
+  };
+  check_sum_within_bound<T, Acc>(reduce_sizes(), true, bound,
+                                 [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
+                                   return compensated_mode ? compensated_sum(t, b, in, o, n, Acc(0.5))
+                                                           : reduce(t, b, in, o, n, plus{}, Acc(0.5));
+                                 });
 }
 
 TEST(ReduceFloat, FloatSumInFloat) { check_sum<float, float>(false); }
@@ -55,21 +44,11 @@ void check_any_order_sum() {
   WARPFOLD_REQUIRE_GPU();
   std::vector<uint64_t> sizes = reduce_sizes();
   if ((1u << 22) + 3 <= max_test_n()) sizes.push_back((1u << 22) + 3);
-  for (uint64_t n : sizes) {
-    const uint64_t seed = new_seed();
-    const auto data = random_values<T>(n, seed, -1.0, 1.0);
-    const sum_reference ref = reference_sum(data, 0.5);
-    const double bound = sum_bound(n, unit_roundoff<T>(), ref.abs_sum, 2048);
-    for (size_t off : element_offsets<T>()) {
-      offset_buffer<T> buf(data, off);
-      for (int rep = 0; rep < 2; ++rep) {
-        const T got = run_two_phase<T>([&](void* t, size_t& b, T* o) {
-          return reduce(t, b, buf.get(), o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
-        });
-        ASSERT_LE(std::fabs(double(got) - double(ref.sum)), bound) << where(n, off, seed) << ", got " << double(got);
-      }
-    }
-  }
+  check_sum_within_bound<T, T>(
+      sizes, false, [](uint64_t n, long double abs_sum) { return sum_bound(n, unit_roundoff<T>(), abs_sum, 2048); },
+      [](void* t, size_t& b, const T* in, T* o, uint64_t n) {
+        return reduce(t, b, in, o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
+      });
 }
 
 TEST(ReduceFloat, AnyOrderFloatSum) { check_any_order_sum<float>(); }

@@ -1,7 +1,7 @@
-// The wide kernel (8 vectors in flight per thread, 32 KiB tiles), which the dispatch takes only
-// above detail::kWideAboveBytes: here it is named explicitly, so that it meets every awkward
-// size, pointer offset and combine path (one block, polled partials, the packed sum, the
-// ticket, the any-order atomics) that the narrow kernel meets, not only large inputs.
+// The wide kernel (8 vectors in flight per thread, 32 KiB tiles), which the dispatch takes above
+// detail::kWideAboveBytes and from 16 to 64 KiB (takes_wide_tiles): here it is named explicitly,
+// so that it meets every awkward size, pointer offset and combine path (one block, polled
+// partials, the packed sum, the ticket, the any-order atomics) that the narrow kernel meets.
 #include "gpu/reduce_test_support.cuh"
 
 #include <algorithm>
@@ -36,27 +36,17 @@ void check_exact(Op op, Acc init, Ref ref_op, double lo, double hi) {
   });
 }
 
-// Sums within the bound of the narrow kernel's tests (sum_bound), bitwise the same on a rerun.
+// Sums within the bound of the narrow kernel's tests (sum_bound), bitwise the same on a rerun
+// unless any_order.
 template <bool AnyOrder, class T>
 void check_float_sum() {
   WARPFOLD_REQUIRE_GPU();
-  for (uint64_t n : wide_sizes()) {
-    const uint64_t seed = new_seed();
-    const auto data = random_values<T>(n, seed, -1.0, 1.0);
-    const sum_reference ref = reference_sum(data, 0.5);
-    const double bound = sum_bound(n, std::numeric_limits<T>::epsilon() / 2, ref.abs_sum, AnyOrder ? 2048 : 0);
-    for (size_t off : element_offsets<T>()) {
-      offset_buffer<T> buf(data, off);
-      auto run = [&] {
-        return run_two_phase<T>([&](void* t, size_t& b, T* o) {
-          return reduce_wide<AnyOrder>(t, b, buf.get(), o, n, plus{}, T(0.5));
-        });
-      };
-      const T got = run();
-      ASSERT_LE(std::fabs(double(got) - double(ref.sum)), bound) << where(n, off, seed) << ", got " << double(got);
-      if (!AnyOrder) ASSERT_TRUE(bitwise_equal(got, run())) << "not reproducible: " << where(n, off, seed);
-    }
-  }
+  check_sum_within_bound<T, T>(
+      wide_sizes(), !AnyOrder,
+      [](uint64_t n, long double abs_sum) {
+        return sum_bound(n, std::numeric_limits<T>::epsilon() / 2, abs_sum, AnyOrder ? 2048 : 0);
+      },
+      [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce_wide<AnyOrder>(t, b, in, o, n, plus{}, T(0.5)); });
 }
 
 TEST(ReduceWide, Int32SumRidingOnTheTicket) {
