@@ -25,17 +25,19 @@ struct reduce_policy {
   // up to 48 registers. Left to itself, ptxas fits such kernels in 32-40 registers by issuing a
   // tile's four loads two, then one and one, after folding the first ones: three memory round
   // trips in a row where one would do. With 48 it keeps the four in flight; on an H200 that made
-  // 2^13-2^20 up to 8% faster and 2^24-2^28 1-5% faster than the 32-register kernel. Smaller
-  // types (8 or 16 elements per vector) and wider accumulators need more registers, and spill
-  // under this budget: they keep ptxas's own choice (bench/NOTES.md).
+  // 2^13-2^20 up to 8% faster and 2^24-2^28 1-5% faster than the 32-register kernel. (Since the
+  // kernel's tiles load unconditionally, ptxas keeps the loads together in 32-40 registers; the
+  // budget's blocks per SM still cap the grid: see max_reduce_blocks.) Smaller types (8 or 16
+  // elements per vector) and wider accumulators need more registers, and spill under this
+  // budget: they keep ptxas's own choice (bench/NOTES.md).
   static constexpr unsigned min_blocks_per_sm = 5;
   static constexpr unsigned vector_bytes = 16;
   // Up to this many tiles (32 KiB) one block reads them in turn: on an H200 that beat two blocks
   // and their combine (2^13 floats: 7.5 against 8.1 µs; 2^12 doubles: 7.6 against 8.1-8.5 µs);
   // at four tiles the two were even.
   static constexpr unsigned single_block_max_tiles = 2;
-  // The wide kernel, for large inputs of 4- and 8-byte types (has_wide_tiles; the dispatch picks
-  // it above kWideAboveBytes): 8 vectors in flight per thread, tiles of 32 KiB, a budget of 80
+  // The wide kernel, for 4- and 8-byte types (has_wide_tiles; the dispatch picks it above
+  // kWideAboveBytes and from 16 to 64 KiB: takes_wide_tiles): 8 vectors in flight per thread, tiles of 32 KiB, a budget of 80
   // registers (3 blocks per SM), so 96 KiB of loads in flight per SM against the narrow kernel's
   // 80 KiB (5 blocks × 256 threads × 64 B), in half as many tiles. Under 64 registers ptxas split
   // the loop's eight loads (7 + 1, 6 + 2); under 80 it issues all eight together.
