@@ -208,10 +208,12 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
   if constexpr (kMayPoll) {
     const bool atomic_combine = AnyOrder && has_atomic_sum<Acc, Op> && p.atomic_combine;
     polled = gridDim.x > 1 && gridDim.x <= kPolledMaxBlocks && !atomic_combine;
-    if (polled && threadIdx.x == 0) {
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ticket(g_tickets[p.ticket]);
-      arrival = unsigned(ticket.fetch_add(1u, cuda::memory_order_relaxed));
-    }
+    // atomicAdd on the array itself (relaxed, device scope), not cuda::atomic_ref: the compiler
+    // then knows the address is global and emits ATOMG, whose result is awaited only where it is
+    // used. atomic_ref's generic-address ATOM (with a fallback for shared memory) made warp 0 wait
+    // for the atomic's round trip before issuing its loads, ~250 ns on every polled reduce's
+    // critical path (H200, globaltimer stamps; bench/NOTES.md).
+    if (polled && threadIdx.x == 0) arrival = unsigned(atomicAdd(&g_tickets[p.ticket], 1ull));
   }
 
   constexpr uint64_t kTile = uint64_t(kThreads) * kInFlight;  // one load per thread per vector in flight
@@ -306,13 +308,12 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
   }
   if constexpr (uses_packed_sum<Acc, Op>) {
     if (threadIdx.x == 0) {
-      // Relaxed: the data travels inside the atomic, nothing else needs ordering.
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> slot(g_tickets[p.ticket]);
+      // Relaxed (atomicAdd): the data travels inside the atomic, nothing else needs ordering.
       const unsigned long long mine = (1ull << packed_sum::count_shift) | static_cast<uint32_t>(block_total);
-      const unsigned long long before = slot.fetch_add(mine, cuda::memory_order_relaxed);
+      const unsigned long long before = atomicAdd(&g_tickets[p.ticket], mine);
       if ((before >> packed_sum::count_shift) == gridDim.x - 1) {
         *p.out = p.finish(p.init, static_cast<Acc>(static_cast<uint32_t>(before + mine)), true);
-        slot.store(0, cuda::memory_order_relaxed);  // ready for the next reduce that draws this slot
+        g_tickets[p.ticket] = 0;  // ready for the next reduce that draws this slot
       }
     }
     return;
@@ -400,7 +401,8 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
         if (threadIdx.x == blockIdx.x) memcpy(&partial, &combiner_raw, sizeof(Acc));
         else partial = poll_partial(threadIdx.x);
       }
-      __syncthreads();  // `storage` is reused
+      // `storage` is free again: warp 0 read it in the block's own reduction before the barrier
+      // above, which every thread has passed.
       const Acc total = block::reduce<kThreads>(partial, p.op, int(gridDim.x), storage);
       if (threadIdx.x == 0) {
         *p.out = p.finish(p.init, total, true);
@@ -436,7 +438,8 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
       if (base + k * kThreads + threadIdx.x < gridDim.x) g.add(v[k]);
     }
   }
-  __syncthreads();  // `storage` is reused
+  // `storage` is free again, as in the polled combine: the barrier after the ticket separates
+  // warp 0's reads in the block's own reduction from these writes.
   const Acc total = block::reduce<kThreads>(g.acc, p.op, int(min(kThreads, gridDim.x)), storage);
   if (threadIdx.x == 0) {
     *p.out = p.finish(p.init, total, true);
