@@ -97,8 +97,11 @@ template <class Acc, class Op>
 inline constexpr bool polls_partials = sizeof(Acc) <= 4 * kPolledMaxWords && std::is_trivially_copyable_v<Acc> &&
                                        !uses_packed_sum<Acc, Op>;
 
-// 16 bytes of T, loaded in one instruction through the read-only path, not kept in L1 (each
-// byte is read once). (An L2::256B prefetch hint measured 7% slower at 2^28 on an H200.)
+// 16 bytes of T, loaded in one instruction through the read-only path (ld.global.nc). Hints that
+// looked free cost time: with L1::no_allocate the loads measured the same as without on an H100
+// at every size but 32 MiB, the first past half its L2, where they ran 14-21% slower after a run
+// of another kernel over the same buffer (CUB's, in the bench) and no faster otherwise; an
+// L2::256B prefetch hint measured 7% slower at 2^28 on an H200 (bench/NOTES.md).
 template <class T, unsigned N>
 struct alignas(16) vector_of {
   T v[N];
@@ -108,7 +111,7 @@ template <class T, unsigned N>
 __device__ __forceinline__ vector_of<T, N> load_vector(const vector_of<T, N>* p) {
   static_assert(sizeof(vector_of<T, N>) == 16, "vector loads are 16 bytes");
   uint4 raw;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+  asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
                : "l"(p));
   vector_of<T, N> out;
