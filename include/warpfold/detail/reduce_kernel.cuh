@@ -340,21 +340,21 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
     if (polled) {
       constexpr unsigned kWords = (sizeof(Acc) + 3) / 4;
       unsigned long long* row = g_polled_partials + size_t(p.ticket) * kPolledMaxBlocks * kPolledMaxWords;
+      // Word w of block b's flagged partial in the slot's row.
+      auto word_of = [&](unsigned b, unsigned w) {
+        return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(row[b * kPolledMaxWords + w]);
+      };
       // Polls one partial's flagged words, clears them for the next reduce on the slot. Every
       // word's first load goes out before any is tested: one round trip, not one per word.
       auto poll_partial = [&](unsigned b) {
         unsigned long long flagged[kWords];
 #pragma unroll
-        for (unsigned w = 0; w < kWords; ++w) {
-          flagged[w] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(row[b * kPolledMaxWords + w])
-                           .load(cuda::memory_order_relaxed);
-        }
+        for (unsigned w = 0; w < kWords; ++w) flagged[w] = word_of(b, w).load(cuda::memory_order_relaxed);
         unsigned long long raw = 0;
 #pragma unroll
         for (unsigned w = 0; w < kWords; ++w) {
-          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[b * kPolledMaxWords + w]);
-          while ((flagged[w] >> 32) == 0) flagged[w] = word.load(cuda::memory_order_relaxed);
-          word.store(0, cuda::memory_order_relaxed);
+          while ((flagged[w] >> 32) == 0) flagged[w] = word_of(b, w).load(cuda::memory_order_relaxed);
+          word_of(b, w).store(0, cuda::memory_order_relaxed);
           raw |= (flagged[w] & 0xffffffffull) << (32 * w);
         }
         Acc partial{};
@@ -365,10 +365,8 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
         unsigned long long raw = 0;  // a scalar, not an array: stays in registers
         memcpy(&raw, &total, sizeof(Acc));
 #pragma unroll
-        for (unsigned w = 0; w < kWords; ++w) {
-          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(row[blockIdx.x * kPolledMaxWords + w]);
-          word.store((1ull << 32) | uint32_t(raw >> (32 * w)), cuda::memory_order_relaxed);
-        }
+        for (unsigned w = 0; w < kWords; ++w)
+          word_of(blockIdx.x, w).store((1ull << 32) | uint32_t(raw >> (32 * w)), cuda::memory_order_relaxed);
       };
       // Up to 32 blocks, warp 0 alone finishes: thread 0 holds the block's partial and its
       // ticket, so no barrier is needed to tell the block's other warps (they leave) or to pass

@@ -37,10 +37,11 @@ struct reduce_policy {
   // at four tiles the two were even.
   static constexpr unsigned single_block_max_tiles = 2;
   // The wide kernel, for 4- and 8-byte types (has_wide_tiles; the dispatch picks it above
-  // kWideAboveBytes and from 16 to 64 KiB: takes_wide_tiles): 8 vectors in flight per thread, tiles of 32 KiB, a budget of 80
-  // registers (3 blocks per SM), so 96 KiB of loads in flight per SM against the narrow kernel's
-  // 80 KiB (5 blocks × 256 threads × 64 B), in half as many tiles. Under 64 registers ptxas split
-  // the loop's eight loads (7 + 1, 6 + 2); under 80 it issues all eight together.
+  // kWideAboveBytes and from 16 to 64 KiB: takes_wide_tiles): 8 vectors in flight per thread,
+  // tiles of 32 KiB, a budget of 80 registers (3 blocks per SM), so 96 KiB of loads in flight
+  // per SM against the narrow kernel's 80 KiB (5 blocks × 256 threads × 64 B), in half as many
+  // tiles. Under 64 registers ptxas split the loop's eight loads (7 + 1, 6 + 2); under 80 it
+  // issues all eight together.
   static constexpr unsigned wide_vectors_in_flight = 8;
   static constexpr unsigned wide_min_blocks_per_sm = 3;
 };
