@@ -40,8 +40,7 @@ namespace warpfold {
 template <class T, class Acc, class Op>
 cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op, Acc init,
                    cudaStream_t stream = 0) {
-  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::lift_convert<Acc, identity>{},
-                                 detail::finish_with_init<Op>{op}, stream);
+  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::convert<identity>{}, stream);
 }
 
 // The opt-in faster mode, selected by passing warpfold::any_order last: float and double sums of
@@ -57,8 +56,8 @@ inline constexpr any_order_t any_order{};
 template <class T, class Acc, class Op>
 cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op, Acc init,
                    cudaStream_t stream, any_order_t) {
-  return detail::dispatch_reduce<true>(d_temp, temp_bytes, d_in, d_out, n, init, op,
-                                       detail::lift_convert<Acc, identity>{}, detail::finish_with_init<Op>{op}, stream);
+  return detail::dispatch_reduce<true>(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::convert<identity>{},
+                                       stream);
 }
 
 // Reduces transform(d_in[i]) (converted to Acc) with `op`: the transform is fused into the load,
@@ -66,8 +65,7 @@ cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, 
 template <class T, class Acc, class Op, class Transform>
 cudaError_t transform_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Acc init,
                              Op op, Transform transform, cudaStream_t stream = 0) {
-  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op,
-                                 detail::lift_convert<Acc, Transform>{transform}, detail::finish_with_init<Op>{op},
+  return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::convert<Transform>{transform},
                                  stream);
 }
 
@@ -77,7 +75,7 @@ template <class T>
 cudaError_t argmin(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>* d_out, uint64_t n,
                     cudaStream_t stream = 0) {
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, key_value<T>{T{}, 0}, arg_min{},
-                                 detail::lift_with_index<T>{}, detail::finish_without_init{}, stream);
+                                 detail::with_index{}, stream);
 }
 
 // The largest element and the first index holding it (NaN counts as largest).
@@ -85,7 +83,7 @@ template <class T>
 cudaError_t argmax(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>* d_out, uint64_t n,
                     cudaStream_t stream = 0) {
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, key_value<T>{T{}, 0}, arg_max{},
-                                 detail::lift_with_index<T>{}, detail::finish_without_init{}, stream);
+                                 detail::with_index{}, stream);
 }
 
 // Sum with Neumaier compensation in the accumulator type Acc (float or double): the rounding
@@ -94,8 +92,7 @@ template <class T, class Acc>
 cudaError_t compensated_sum(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Acc init,
                             cudaStream_t stream = 0) {
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, compensated<Acc>{init, Acc(0)},
-                                 compensated_plus{}, detail::lift_compensated<Acc>{},
-                                 detail::finish_compensated{}, stream);
+                                 compensated_plus{}, detail::compensate{}, stream);
 }
 
 // Convenience: allocates temp storage on the stream, reduces, waits and returns the value.

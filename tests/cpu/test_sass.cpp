@@ -131,11 +131,11 @@ TEST(SassSummary, WideLoadBatchesShowWhetherATilesLoadsGoOutTogether) {
 TEST(SassLookup, ReduceKernelsIssueEachTilesLoadsTogetherWhenCuobjdumpIsInstalled) {
   const auto [cuobjdump, missing] = installed_cuobjdump();
   if (cuobjdump.empty()) GTEST_SKIP() << "cuobjdump not installed, live SASS test not run: " << missing;
-  const auto fs = load_sass(cuobjdump, self_executable(), {"reduce_single_pass", "all"});
+  const auto fs = load_sass(cuobjdump, self_executable(), {"single_pass", "all"});
   size_t narrow = 0, wide = 0;
   for (const char* type : {"int", "float", "double"}) {
     for (const char* op : {"plus", "maximum"}) {
-      const std::string prefix = std::string("reduce_single_pass<") + type + ", " + type + ", " + type + ", warpfold::" + op + ",";
+      const std::string prefix = std::string("single_pass<warpfold::detail::reduce_params<") + type + ", " + type + ", " + type + ", warpfold::" + op + ",";
       for (const auto& f : fs) {
         if (f.name.find(prefix) == std::string::npos) continue;
         const auto batches = wide_load_batches(f);

@@ -14,9 +14,8 @@ namespace {
 
 template <bool AnyOrder = false, class T, class Acc, class Op>
 cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<AnyOrder, detail::reduce_policy::wide_vectors_in_flight>(temp, bytes, in, out, n, init, op,
-                                                                 detail::lift_convert<Acc, identity>{},
-                                                                 detail::finish_with_init<Op>{op}, cudaStream_t{});
+  return detail::dispatch_reduce<AnyOrder, detail::reduce_policy::wide_vectors_in_flight>(
+      temp, bytes, in, out, n, init, op, detail::convert<identity>{}, cudaStream_t{});
 }
 
 // The sizes of the narrow kernel's tests, and a few more around the wide kernel's tiles (8192

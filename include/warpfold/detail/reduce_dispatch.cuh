@@ -1,6 +1,7 @@
 #pragma once
 // Host side of warpfold::reduce: argument checks, temp-storage size, grid plan and launch.
 
+#include <warpfold/detail/reduce_forms.cuh>
 #include <warpfold/detail/reduce_kernel.cuh>
 #include <warpfold/detail/reduce_plan.hpp>
 #include <warpfold/error.hpp>
@@ -13,52 +14,6 @@
 #include <cstdint>
 
 namespace warpfold::detail {
-
-// --- what happens to each element on load, and to the total at the end ---------------------
-
-template <class Acc, class Transform>
-struct lift_convert {
-  Transform transform;
-  template <class T>
-  __device__ __forceinline__ Acc operator()(const T& x, uint64_t) const { return static_cast<Acc>(transform(x)); }
-};
-
-template <class T>
-struct lift_with_index {
-  __device__ __forceinline__ key_value<T> operator()(const T& x, uint64_t i) const { return {x, i}; }
-};
-
-template <class Acc>
-struct lift_compensated {
-  template <class T>
-  __device__ __forceinline__ compensated<Acc> operator()(const T& x, uint64_t) const {
-    return {static_cast<Acc>(x), Acc(0)};
-  }
-};
-
-template <class Op>
-struct finish_with_init {
-  Op op;
-  template <class Acc>
-  __device__ __forceinline__ Acc operator()(const Acc& init, const Acc& total, bool has) const {
-    return has ? op(init, total) : init;
-  }
-};
-
-struct finish_without_init {
-  template <class Acc>
-  __device__ __forceinline__ Acc operator()(const Acc& empty, const Acc& total, bool has) const {
-    return has ? total : empty;
-  }
-};
-
-struct finish_compensated {
-  template <class Acc>
-  __device__ __forceinline__ Acc operator()(const compensated<Acc>& init, const compensated<Acc>& total,
-                                            bool has) const {
-    return has ? compensated_plus{}(init, total).value() : init.sum;
-  }
-};
 
 // --- launch --------------------------------------------------------------------------------
 
@@ -94,10 +49,10 @@ cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_s
 // Kernels with a register budget hold at most the blocks per SM it was set for: ptxas may fit
 // them in fewer registers, but the grids (and so the fold orders) and the loads in flight per SM
 // stay those the budget was measured with (bench/NOTES.md).
-template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Lift, class Finish>
+template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
 cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;
-  constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum, InFlight>;
+  constexpr auto kernel = &single_pass<reduce_params<T, Acc, Out, Op, Form>, atomic_sum, InFlight>;
   if (cudaError_t rc = max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight>);
       rc != cudaSuccess) {
     return rc;
@@ -107,13 +62,13 @@ cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
 }
 
 // Launches the kernel with InFlight vectors per thread; max_blocks is its max_reduce_blocks.
-template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Lift, class Finish>
-cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op, Lift lift,
-                          Finish finish, cudaStream_t stream, unsigned max_blocks) {
-  using params_t = reduce_params<T, Acc, Out, Op, Lift, Finish>;
+template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
+cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op, Form form,
+                          cudaStream_t stream, unsigned max_blocks) {
+  using params_t = reduce_params<T, Acc, Out, Op, Form>;
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
-  constexpr auto kernel = &reduce_single_pass<T, Acc, Out, Op, Lift, Finish, atomic_sum, InFlight>;
-  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, lift, finish, next_ticket()};
+  constexpr auto kernel = &single_pass<params_t, atomic_sum, InFlight>;
+  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, form, next_ticket()};
   p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
   // The combine that would take a grid of 2 to kPolledMaxBlocks blocks (as the kernel decides).
   const bool polls = polls_partials<Acc, Op> && !p.atomic_combine;
@@ -124,10 +79,9 @@ cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, A
 }
 
 // InFlight = 0 picks the kernel by size (takes_wide_tiles); tests and experiments may name one.
-template <bool AnyOrder = false, unsigned InFlight = 0, class T, class Acc, class Out, class Op, class Lift,
-          class Finish>
+template <bool AnyOrder = false, unsigned InFlight = 0, class T, class Acc, class Out, class Op, class Form>
 cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
-                            Lift lift, Finish finish, cudaStream_t stream) {
+                            Form form, cudaStream_t stream) {
   constexpr unsigned kNarrow = reduce_policy::vectors_in_flight;
   constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
   static_assert(InFlight == 0 || InFlight == kNarrow || (InFlight == kWide && has_wide_tiles<T, Acc>),
@@ -137,12 +91,12 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   int device = 0;
   if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
   unsigned narrow_blocks = 0, wide_blocks = 0;
-  if (cudaError_t rc = max_reduce_blocks<AnyOrder, kNarrow, T, Acc, Out, Op, Lift, Finish>(device, narrow_blocks);
+  if (cudaError_t rc = max_reduce_blocks<AnyOrder, kNarrow, T, Acc, Out, Op, Form>(device, narrow_blocks);
       rc != cudaSuccess) {
     return rc;
   }
   if constexpr (kMayTakeWide) {
-    if (cudaError_t rc = max_reduce_blocks<AnyOrder, kWide, T, Acc, Out, Op, Lift, Finish>(device, wide_blocks);
+    if (cudaError_t rc = max_reduce_blocks<AnyOrder, kWide, T, Acc, Out, Op, Form>(device, wide_blocks);
         rc != cudaSuccess) {
       return rc;
     }
@@ -158,9 +112,9 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
 
   if constexpr (kMayTakeWide) {
     if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
-      return launch_reduce<AnyOrder, kWide>(d_temp, d_in, d_out, n, init, op, lift, finish, stream, wide_blocks);
+      return launch_reduce<AnyOrder, kWide>(d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
   }
-  return launch_reduce<AnyOrder, kNarrow>(d_temp, d_in, d_out, n, init, op, lift, finish, stream, narrow_blocks);
+  return launch_reduce<AnyOrder, kNarrow>(d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies

@@ -165,11 +165,14 @@ struct fold {
   }
 };
 
-// `Lift` maps (element, index) to the accumulator: a conversion, a fused transform, or
-// (value, index) for arg_min / arg_max. `Finish(init, total, has_total)` makes the output from
-// init and the fold of all elements (has_total is false for n = 0).
-template <class T, class Acc, class Out, class Op, class Lift, class Finish>
+// One reduce's arguments. `Form` says what happens to each element as it is loaded and to the
+// total at the end (see reduce_forms.cuh): form.lift<Acc>(element, index) gives the accumulator,
+// form.finish(op, init, total, has_total) the output (has_total is false for n = 0).
+template <class T, class Acc, class Out, class Op, class Form>
 struct reduce_params {
+  using input = T;
+  using accumulator = Acc;
+  using op_type = Op;
   const T* in;
   uint64_t n;
   reduce_plan plan;
@@ -177,8 +180,7 @@ struct reduce_params {
   Out* out;
   Acc init;
   Op op;
-  Lift lift;
-  Finish finish;
+  Form form;
   unsigned ticket;
   bool atomic_combine = false;  // any_order float/double sums up to kAtomicCombineMaxBytes
 };
@@ -191,12 +193,21 @@ inline constexpr unsigned min_blocks_per_sm =
     : InFlight == reduce_policy::vectors_in_flight ? reduce_policy::min_blocks_per_sm
                                                    : reduce_policy::wide_min_blocks_per_sm;
 
-// AnyOrder: take the any-order combine where has_atomic_sum<Acc, Op> (else it changes nothing).
-// InFlight: vectors each thread loads per tile (reduce_policy::vectors_in_flight, or
-// wide_vectors_in_flight for the wide kernel of has_wide_tiles reduces).
-template <class T, class Acc, class Out, class Op, class Lift, class Finish, bool AnyOrder, unsigned InFlight>
-__global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, Acc, InFlight>))
-    reduce_single_pass(const reduce_params<T, Acc, Out, Op, Lift, Finish> p) {
+// Params: a reduce_params. AnyOrder: take the any-order combine where has_atomic_sum<Acc, Op>
+// (else it changes nothing). InFlight: vectors each thread loads per tile (reduce_policy::
+// vectors_in_flight, or wide_vectors_in_flight for the wide kernel of has_wide_tiles reduces).
+// The kernel's mangled name is kept short (one Params argument, one Form type in it, not a lift
+// and a finish type apiece): the host pays for every character of it at every launch, about 1.6
+// ns each on an H100 (bench/NOTES.md).
+template <class Params, bool AnyOrder, unsigned InFlight>
+__global__ void __launch_bounds__(reduce_policy::threads,
+                                  (min_blocks_per_sm<typename Params::input, typename Params::accumulator, InFlight>))
+    single_pass(const Params p) {
+  using T = typename Params::input;
+  using Acc = typename Params::accumulator;
+  using Op = typename Params::op_type;
+  auto lift = [&](const T& x, uint64_t i) { return p.form.template lift<Acc>(x, i); };
+  auto finish = [&](const Acc& total, bool has_total) { return p.form.finish(p.op, p.init, total, has_total); };
   constexpr unsigned kThreads = reduce_policy::threads;
   constexpr unsigned kVec = vector_elements<T>;
   constexpr unsigned kInFlight = InFlight;
@@ -244,9 +255,9 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
   auto fold_item = [&](const item_t& v, uint64_t i) {
     if constexpr (kVec > 1) {
 #pragma unroll
-      for (unsigned j = 0; j < kVec; ++j) f.add(p.lift(v.v[j], p.plan.head + i * kVec + j));
+      for (unsigned j = 0; j < kVec; ++j) f.add(lift(v.v[j], p.plan.head + i * kVec + j));
     } else {
-      f.add(p.lift(v, i));
+      f.add(lift(v, i));
     }
   };
   // A partial tile (the body's last, or a block's only one when the input is small): every thread
@@ -287,8 +298,8 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
     for (tile += gridDim.x; tile < full_tiles; tile += gridDim.x) fold_full_tile(tile);
   }
   if (tile == full_tiles && tile * kTile < p.plan.vectors) fold_guarded_tile(tile);
-  if (has_head) f.add(p.lift(head_item, threadIdx.x));
-  if (has_tail) f.add(p.lift(tail_item, tail_start + threadIdx.x));
+  if (has_head) f.add(lift(head_item, threadIdx.x));
+  if (has_tail) f.add(lift(tail_item, tail_start + threadIdx.x));
 
   // Threads holding a value form a prefix of the block: those with a vector in its first tile
   // (tile b; see plan_reduce), all of them where that tile is full. Count them.
@@ -306,7 +317,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
                           : valid         ? block::reduce<kThreads>(f.acc, p.op, valid, storage)
                                           : Acc{};
   if (gridDim.x == 1) {  // one block: no partials, no ticket
-    if (threadIdx.x == 0) *p.out = p.finish(p.init, block_total, valid > 0);
+    if (threadIdx.x == 0) *p.out = finish(block_total, valid > 0);
     return;
   }
   if constexpr (uses_packed_sum<Acc, Op>) {
@@ -315,7 +326,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
       const unsigned long long mine = (1ull << packed_sum::count_shift) | static_cast<uint32_t>(block_total);
       const unsigned long long before = atomicAdd(&g_tickets[p.ticket], mine);
       if ((before >> packed_sum::count_shift) == gridDim.x - 1) {
-        *p.out = p.finish(p.init, static_cast<Acc>(static_cast<uint32_t>(before + mine)), true);
+        *p.out = finish(static_cast<Acc>(static_cast<uint32_t>(before + mine)), true);
         g_tickets[p.ticket] = 0;  // ready for the next reduce that draws this slot
       }
     }
@@ -329,7 +340,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
       cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ticket(g_tickets[p.ticket]);
       if (ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1) {
         cuda::atomic_ref<Acc, cuda::thread_scope_device> sum(*any_order_sum_slot<Acc>(p.ticket));
-        *p.out = p.finish(p.init, sum.exchange(Acc(0), cuda::memory_order_relaxed), true);
+        *p.out = finish(sum.exchange(Acc(0), cuda::memory_order_relaxed), true);
         ticket.store(0, cuda::memory_order_relaxed);  // both ready for the next reduce on this slot
       }
     }
@@ -384,7 +395,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
         if (threadIdx.x < gridDim.x) partial = threadIdx.x == blockIdx.x ? own : poll_partial(threadIdx.x);
         const Acc total = warp::reduce_down_partial(partial, p.op, int(gridDim.x));
         if (threadIdx.x == 0) {
-          *p.out = p.finish(p.init, total, true);
+          *p.out = finish(total, true);
           g_tickets[p.ticket] = 0;  // every block has drawn its ticket: ready for the next reduce
         }
         return;
@@ -405,7 +416,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
       __syncthreads();  // `storage` is reused
       const Acc total = block::reduce<kThreads>(partial, p.op, int(gridDim.x), storage);
       if (threadIdx.x == 0) {
-        *p.out = p.finish(p.init, total, true);
+        *p.out = finish(total, true);
         g_tickets[p.ticket] = 0;  // every block has drawn its ticket: ready for the next reduce
       }
       return;
@@ -441,7 +452,7 @@ __global__ void __launch_bounds__(reduce_policy::threads, (min_blocks_per_sm<T, 
   __syncthreads();  // `storage` is reused
   const Acc total = block::reduce<kThreads>(g.acc, p.op, int(min(kThreads, gridDim.x)), storage);
   if (threadIdx.x == 0) {
-    *p.out = p.finish(p.init, total, true);
+    *p.out = finish(total, true);
     g_tickets[p.ticket] = 0;  // ready for the next reduce that draws this slot
   }
 }
