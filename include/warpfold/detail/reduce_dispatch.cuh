@@ -74,8 +74,11 @@ cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, A
   const bool polls = polls_partials<Acc, Op> && !p.atomic_combine;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, reduce_policy::threads,
                        max_blocks, polls ? kPolledMaxBlocks : 0, InFlight);
-  kernel<<<p.plan.grid, reduce_policy::threads, 0, stream>>>(p);
-  return cudaGetLastError();
+  // cudaLaunchKernel rather than <<<>>>: it returns this launch's own error, where
+  // cudaGetLastError would also report (and clear) an earlier call's, and it skips the push and
+  // pop of the launch configuration that <<<>>> goes through (bench/NOTES.md).
+  void* args[] = {&p};
+  return cudaLaunchKernel(kernel, dim3(p.plan.grid), dim3(reduce_policy::threads), args, 0, stream);
 }
 
 // InFlight = 0 picks the kernel by size (takes_wide_tiles); tests and experiments may name one.
