@@ -2,6 +2,12 @@
 // both sides, computed in unsigned arithmetic on the CPU).
 #include "gpu/reduce_test_support.cuh"
 
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <utility>
+
 using namespace warpfold;
 using namespace warpfold::testing;
 
@@ -194,4 +200,141 @@ TEST(ReduceInt, BeyondTwoToThe31Elements) {
   EXPECT_EQ(arg.index, n - 1);
 }
 
+
+// --- the launch (detail/kernel_launch.cuh): driver fast path and runtime fallback ---------------
+
+// Copies fresh data to the device on `stream` and reduces it on the same stream without waiting
+// in between: the reduce must run after the copy, on that stream (the buffer held other values
+// before, so a launch into another stream would read them).
+int64_t copy_then_reduce(cudaStream_t stream, const std::vector<int32_t>& data, int32_t* d_in, void* temp,
+                         size_t bytes, int64_t* d_out) {
+  int32_t* pinned = nullptr;
+  EXPECT_EQ(cudaMallocHost(&pinned, data.size() * sizeof(int32_t)), cudaSuccess);
+  std::memcpy(pinned, data.data(), data.size() * sizeof(int32_t));
+  EXPECT_EQ(cudaMemcpyAsync(d_in, pinned, data.size() * sizeof(int32_t), cudaMemcpyHostToDevice, stream), cudaSuccess);
+  EXPECT_EQ(reduce(temp, bytes, static_cast<const int32_t*>(d_in), d_out, data.size(), plus{}, int64_t(0), stream),
+            cudaSuccess);
+  int64_t got = 0;
+  EXPECT_EQ(cudaMemcpyAsync(&got, d_out, sizeof(got), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  cudaFreeHost(pinned);
+  return got;
+}
+
+TEST(ReduceLaunch, EveryKindOfStreamRunsTheReduceInOrder) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t n = std::min<uint64_t>((1u << 20) + 7, max_test_n());
+  int32_t* d_in = nullptr;
+  int64_t* d_out = nullptr;
+  size_t bytes = 0;
+  ASSERT_EQ(reduce(nullptr, bytes, static_cast<const int32_t*>(nullptr), d_out, n, plus{}, int64_t(0)), cudaSuccess);
+  void* temp = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_in, n * sizeof(int32_t)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_out, sizeof(int64_t)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+  cudaStream_t blocking = nullptr, non_blocking = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&blocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&non_blocking, cudaStreamNonBlocking), cudaSuccess);
+  const std::pair<const char*, cudaStream_t> streams[] = {{"null stream", nullptr},
+                                                          {"cudaStreamLegacy", cudaStreamLegacy},
+                                                          {"cudaStreamPerThread", cudaStreamPerThread},
+                                                          {"created stream", blocking},
+                                                          {"non-blocking stream", non_blocking}};
+  for (int round = 0; round < 2; ++round) {  // the second round takes the cached launch handle
+    for (const auto& [name, stream] : streams) {
+      ASSERT_EQ(cudaMemset(d_in, 0x7f, n * sizeof(int32_t)), cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const uint64_t seed = new_seed();
+      const auto data = random_values<int32_t>(n, seed, -1000, 1000);
+      int64_t expected = 0;
+      for (int32_t x : data) expected += x;
+      EXPECT_EQ(copy_then_reduce(stream, data, d_in, temp, bytes, d_out), expected) << name << ", seed " << seed;
+    }
+  }
+  cudaStreamDestroy(blocking);
+  cudaStreamDestroy(non_blocking);
+  cudaFree(temp);
+  cudaFree(d_out);
+  cudaFree(d_in);
+}
+
+// Host threads share the per-kernel launch handles: the first to launch looks them up while the
+// others go through the runtime, and every result is exact.
+TEST(ReduceLaunch, HostThreadsReduceConcurrently) {
+  WARPFOLD_REQUIRE_GPU();
+  constexpr int kThreads = 6, kCalls = 25;
+  const uint64_t n = std::min<uint64_t>(100003, max_test_n());
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const uint64_t seed = new_seed();
+      const auto data = random_values<uint32_t>(n, seed, 0, 4000000000.0);
+      uint64_t expected = 0;
+      for (uint32_t x : data) expected += x;
+      offset_buffer<uint32_t> buf(data, size_t(t) % 4);
+      cudaStream_t stream = nullptr;
+      uint64_t* out = nullptr;
+      void* temp = nullptr;
+      size_t bytes = 0;
+      if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
+          reduce(nullptr, bytes, buf.get(), out, n, plus{}, uint64_t(0)) != cudaSuccess ||
+          cudaMalloc(&temp, bytes) != cudaSuccess || cudaMalloc(&out, sizeof(uint64_t)) != cudaSuccess) {
+        failures[t] = "set-up failed";
+        return;
+      }
+      for (int c = 0; c < kCalls && failures[t].empty(); ++c) {
+        uint64_t got = 0;
+        if (reduce(temp, bytes, buf.get(), out, n, plus{}, uint64_t(0), stream) != cudaSuccess ||
+            cudaMemcpyAsync(&got, out, sizeof(got), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
+            cudaStreamSynchronize(stream) != cudaSuccess) {
+          failures[t] = "a CUDA call failed";
+        } else if (got != expected) {
+          failures[t] = "call " + std::to_string(c) + ": " + std::to_string(got) + " != " + std::to_string(expected) +
+                        ", seed " + std::to_string(seed);
+        }
+      }
+      cudaFree(temp);
+      cudaFree(out);
+      cudaStreamDestroy(stream);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_TRUE(failures[t].empty()) << "thread " << t << ": " << failures[t];
+}
+
+__global__ void add_to_each(int* values, int n, int amount) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) values[i] += amount;
+}
+
+// Both paths of detail::launch_kernel launch the kernel with its arguments: the driver's (the
+// current device) and the runtime's (a device index past the handle cache). A launch the driver
+// refuses (1025 threads per block) returns the same error code cudaLaunchKernel gives it, and
+// leaves the next launch unaffected.
+TEST(ReduceLaunch, DriverAndRuntimePathsLaunchAndReportTheRuntimesErrors) {
+  WARPFOLD_REQUIRE_GPU();
+  int device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  constexpr int n = 1000;
+  int* values = nullptr;
+  ASSERT_EQ(cudaMalloc(&values, n * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(values, 0, n * sizeof(int)), cudaSuccess);
+  int count = n, amount = 3;
+  void* args[] = {&values, &count, &amount};
+  for (int d : {device, device, detail::kMaxDevices}) {
+    EXPECT_EQ(detail::launch_kernel<&add_to_each>(d, dim3(4), dim3(256), args, nullptr), cudaSuccess) << d;
+  }
+  const cudaError_t refused = detail::launch_kernel<&add_to_each>(device, dim3(1), dim3(1025), args, nullptr);
+  cudaGetLastError();
+  const cudaError_t runtime = cudaLaunchKernel(&add_to_each, dim3(1), dim3(1025), args, 0, nullptr);
+  cudaGetLastError();
+  EXPECT_NE(refused, cudaSuccess);
+  EXPECT_EQ(refused, runtime) << cudaGetErrorName(refused) << " against " << cudaGetErrorName(runtime);
+  EXPECT_EQ(detail::launch_kernel<&add_to_each>(device, dim3(4), dim3(256), args, nullptr), cudaSuccess);
+  std::vector<int> got(n);
+  ASSERT_EQ(cudaMemcpy(got.data(), values, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], 4 * amount) << "element " << i;
+  cudaFree(values);
+}
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // Host side of warpfold::reduce: argument checks, temp-storage size, grid plan and launch.
 
+#include <warpfold/detail/kernel_launch.cuh>
 #include <warpfold/detail/reduce_forms.cuh>
 #include <warpfold/detail/reduce_kernel.cuh>
 #include <warpfold/detail/reduce_plan.hpp>
@@ -21,8 +22,6 @@ inline unsigned next_ticket() {
   static std::atomic<unsigned> counter{0};
   return counter.fetch_add(1, std::memory_order_relaxed) % kTicketSlots;
 }
-
-inline constexpr int kMaxDevices = 64;
 
 // SMs × resident blocks of Kernel on the current device (at most max_per_sm per SM, where that is
 // not 0), asked once per device and kernel. (A template on the kernel itself, not its type:
@@ -63,8 +62,8 @@ cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
 
 // Launches the kernel with InFlight vectors per thread; max_blocks is its max_reduce_blocks.
 template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
-cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op, Form form,
-                          cudaStream_t stream, unsigned max_blocks) {
+cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
+                          Form form, cudaStream_t stream, unsigned max_blocks) {
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
   constexpr auto kernel = &single_pass<params_t, atomic_sum, InFlight>;
@@ -74,11 +73,10 @@ cudaError_t launch_reduce(void* d_temp, const T* d_in, Out* d_out, uint64_t n, A
   const bool polls = polls_partials<Acc, Op> && !p.atomic_combine;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, reduce_policy::threads,
                        max_blocks, polls ? kPolledMaxBlocks : 0, InFlight);
-  // cudaLaunchKernel rather than <<<>>>: it returns this launch's own error, where
-  // cudaGetLastError would also report (and clear) an earlier call's, and it skips the push and
-  // pop of the launch configuration that <<<>>> goes through (bench/NOTES.md).
+  // Not <<<>>>: launch_kernel returns this launch's own error, where cudaGetLastError would also
+  // report (and clear) an earlier call's, and it spends less host time (kernel_launch.cuh).
   void* args[] = {&p};
-  return cudaLaunchKernel(kernel, dim3(p.plan.grid), dim3(reduce_policy::threads), args, 0, stream);
+  return launch_kernel<kernel>(device, dim3(p.plan.grid), dim3(reduce_policy::threads), args, stream);
 }
 
 // InFlight = 0 picks the kernel by size (takes_wide_tiles); tests and experiments may name one.
@@ -115,9 +113,9 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
 
   if constexpr (kMayTakeWide) {
     if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
-      return launch_reduce<AnyOrder, kWide>(d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
+      return launch_reduce<AnyOrder, kWide>(device, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
   }
-  return launch_reduce<AnyOrder, kNarrow>(d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
+  return launch_reduce<AnyOrder, kNarrow>(device, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies
