@@ -21,6 +21,10 @@
 //   atomic (exact in any order); every other reduce through a last-block ticket, which polls
 //   flagged partials of up to 8 bytes from grids of up to 256 blocks.
 // * Concurrency: up to detail::kTicketSlots (512) reduces may be in flight at once per device.
+// * The launch: through the driver's cuLaunchKernel with a function handle cached per device
+//   (found through the runtime; nothing to link beyond cudart), or cudaLaunchKernel where the
+//   handle does not apply (detail/kernel_launch.cuh). Compiled with --default-stream per-thread,
+//   stream 0 is the per-thread stream, as for the runtime.
 // * Module memory: the ticket slots and the polled partials take 2 MiB of device memory once the
 //   module is loaded (see detail/reduce_kernel.cuh).
 //

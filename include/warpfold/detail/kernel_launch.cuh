@@ -1,10 +1,11 @@
 #pragma once
 // Launching a kernel with less host time than cudaLaunchKernel.
 //
-// cudaLaunchKernel finds the kernel from its host address at every launch, and that lookup grows
-// with the kernel's mangled name (~1.6 ns per character). The driver's cuLaunchKernel, given a
-// function handle found once, skips it: on an H100 that took 0.3-0.4 µs off each launch's host
-// time and event-timed duration (bench/NOTES.md), which below ~2^20 elements is 4-5% of a reduce.
+// cudaLaunchKernel starts from the kernel's host address at every launch, and its host time grows
+// with the kernel's mangled name (~1.6 ns per character, measured with empty kernels). The
+// driver's cuLaunchKernel, given a function handle found once, took 0.3-0.4 µs less per launch
+// on an H100, in host time and event-timed alike (bench/NOTES.md): 4-5% of a reduce below ~2^20
+// elements.
 //
 // The driver's functions come through the runtime (cudaGetDriverEntryPointByVersion), so nothing
 // links libcuda. A handle belongs to one context: it is looked up once per device, in the context
