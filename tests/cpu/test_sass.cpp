@@ -135,7 +135,8 @@ TEST(SassLookup, ReduceKernelsIssueEachTilesLoadsTogetherWhenCuobjdumpIsInstalle
   size_t narrow = 0, wide = 0;
   for (const char* type : {"int", "float", "double"}) {
     for (const char* op : {"plus", "maximum"}) {
-      const std::string prefix = std::string("single_pass<warpfold::detail::reduce_params<") + type + ", " + type + ", " + type + ", warpfold::" + op + ",";
+      const std::string prefix = std::string("single_pass<warpfold::detail::reduce_params<") + type + ", " + type +
+                                 ", " + type + ", warpfold::" + op + ",";
       for (const auto& f : fs) {
         if (f.name.find(prefix) == std::string::npos) continue;
         const auto batches = wide_load_batches(f);
