@@ -23,6 +23,12 @@ inline unsigned next_ticket() {
   return counter.fetch_add(1, std::memory_order_relaxed) % kTicketSlots;
 }
 
+// The kernel a reduce launches with InFlight vectors per thread (any_order changes it only where
+// the reduce has an atomic sum): one definition for the occupancy query and the launch.
+template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
+inline constexpr auto single_pass_kernel =
+    &single_pass<reduce_params<T, Acc, Out, Op, Form>, AnyOrder && has_atomic_sum<Acc, Op>, InFlight>;
+
 // SMs × resident blocks of Kernel on the current device (at most max_per_sm per SM, where that is
 // not 0), asked once per device and kernel. (A template on the kernel itself, not its type:
 // kernels of one signature, like the default and any_order ones, may differ in registers and so
@@ -50,8 +56,7 @@ cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_s
 // stay those the budget was measured with (bench/NOTES.md).
 template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
 cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
-  constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;
-  constexpr auto kernel = &single_pass<reduce_params<T, Acc, Out, Op, Form>, atomic_sum, InFlight>;
+  constexpr auto kernel = single_pass_kernel<AnyOrder, InFlight, T, Acc, Out, Op, Form>;
   if (cudaError_t rc = max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight>);
       rc != cudaSuccess) {
     return rc;
@@ -66,7 +71,7 @@ cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, u
                           Form form, cudaStream_t stream, unsigned max_blocks) {
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
   constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
-  constexpr auto kernel = &single_pass<params_t, atomic_sum, InFlight>;
+  constexpr auto kernel = single_pass_kernel<AnyOrder, InFlight, T, Acc, Out, Op, Form>;
   params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, form, next_ticket()};
   p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
   // The combine that would take a grid of 2 to kPolledMaxBlocks blocks (as the kernel decides).
