@@ -9,6 +9,10 @@
 //    the result does not depend on where the NaN sits.
 //  - arg_min, arg_max: the same ordering; among equal values (or several NaNs) the first index
 //    wins.
+//  - +0 and -0 compare equal, so where both occur, minimum and maximum may return either: on
+//    the device float minimum / maximum order -0 below +0 (min.NaN / max.NaN), other types
+//    keep whichever comes first in the fold order (fixed for a device, n and alignment, so
+//    still the same run to run). Which NaN payload comes back is likewise unspecified.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -12,25 +12,28 @@
 // * The operator must be associative and commutative (elements are combined in an interleaved
 //   order) and callable on the device as `Acc op(Acc, Acc)`. No identity element is needed.
 // * n is 64-bit; n = 0 writes init. d_in needs only the alignment of its type (any offset into
-//   an array works: a scalar head and tail surround 16-byte vector loads).
+//   an array works: a scalar head and tail surround 16-byte vector loads; types whose alignment
+//   is below their size, such as a struct of two floats, are read one element at a time).
 // * Asynchronous on `stream`, one kernel launch, no host synchronisation. Temp storage needs no
-//   initialisation and may be reused by the next call on the same stream.
+//   initialisation (cudaMalloc's 256-byte alignment is more than its 8) and may be reused by the
+//   next call on the same stream; as with CUB, two reduces running at once need two.
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
-//   floating-point results are bitwise identical run to run (unless warpfold::any_order is
-//   passed: see below). Sums into a 32-bit integer combine the blocks' partials in one 64-bit
-//   atomic (exact in any order); every other reduce through a last-block ticket, which polls
-//   flagged partials of up to 8 bytes from grids of up to 256 blocks.
-// * Concurrency: up to detail::kTicketSlots (512) reduces may be in flight at once per device.
+//   floating-point results are bitwise identical run to run. Each block stores its partial in
+//   temp storage as words tagged with the launch's own tag, and the grid's last block polls
+//   and folds them (detail/reduce_kernel.cuh). warpfold::any_order is accepted, and changes
+//   nothing today (see below).
+// * Concurrency: reduces share no state: any number may run at once, on any streams, inside CUDA
+//   graphs or not, each with its own temp storage. The stream must belong to the current device.
 // * The launch: through the driver's cuLaunchKernel with a function handle cached per device
 //   (found through the runtime; nothing to link beyond cudart), or cudaLaunchKernel where the
 //   handle does not apply (detail/kernel_launch.cuh). Compiled with --default-stream per-thread,
-//   stream 0 is the per-thread stream, as for the runtime.
-// * Module memory: the ticket slots and the polled partials take 2 MiB of device memory once the
-//   module is loaded (see detail/reduce_kernel.cuh).
+//   stream 0 is the per-thread stream, as for the runtime (compile every file of a program that
+//   calls warpfold with the same setting).
 //
-// Errors are returned as cudaError_t: cudaErrorInvalidValue for a null pointer with n > 0 or too
-// little temp storage, cudaErrorMisalignedAddress for a pointer not aligned to its type, and any
-// launch error. reduce_value() throws warpfold::cuda_error instead.
+// Errors are returned as cudaError_t: cudaErrorInvalidValue for a null pointer (d_in with n > 0,
+// d_out) or too little temp storage, cudaErrorMisalignedAddress for d_in or d_out not aligned to
+// its type or temp storage not aligned to 8 bytes, and any launch error. These argument errors
+// are found before any device is asked. reduce_value() throws warpfold::cuda_error instead.
 
 #include <warpfold/detail/reduce_dispatch.cuh>
 #include <warpfold/error.hpp>
@@ -47,11 +50,10 @@ cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, 
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::convert<identity>{}, stream);
 }
 
-// The opt-in faster mode, selected by passing warpfold::any_order last: float and double sums of
-// up to 32 MiB of input combine the blocks' partials with floating-point atomics in the order
-// the blocks finish, so the last bits may differ run to run (larger inputs, and every other type
-// and operator, are unaffected and stay reproducible). Measured on an H200: up to 0.6 us faster
-// for doubles from 2^13 to 2^22, within 0.3 us for floats.
+// The opt-in permission for a combine in any order, selected by passing warpfold::any_order last
+// (float and double sums may then differ in their last bits run to run). An earlier combine
+// used it to add float and double partials with atomics; the ordered combine measured as fast
+// (bench/NOTES.md), so every reduce takes the ordered one today and results stay reproducible.
 struct any_order_t {
   explicit constexpr any_order_t() = default;
 };

@@ -17,6 +17,13 @@ TEST(ReducePlan, VectorWidthFollowsTheType) {
   EXPECT_EQ(vector_elements<three_bytes>, 1u);  // does not tile 16 bytes: scalar loads
   struct big { char c[32]; };
   EXPECT_EQ(vector_elements<big>, 1u);
+  // Aligned below its size: from 4 bytes past a 16-byte boundary no whole number of elements
+  // reaches the next one, so such types are read one at a time.
+  struct float_pair { float x, y; };
+  static_assert(alignof(float_pair) == 4 && sizeof(float_pair) == 8);
+  EXPECT_EQ(vector_elements<float_pair>, 1u);
+  struct alignas(8) aligned_pair { float x, y; };
+  EXPECT_EQ(vector_elements<aligned_pair>, 2u);
 }
 
 // Every element lands in exactly one of head, body and tail, for every alignment and size.
@@ -51,13 +58,13 @@ TEST(ReducePlan, GridHasWorkForEveryBlockAndFillsTheDeviceOnce) {
 
 // A reduce that polls its partials (up to 256 blocks) takes 256 blocks of two tiles rather than
 // 257 to 512 blocks of one; beyond 512 tiles, and for reduces that do not poll, nothing changes.
-TEST(ReducePlan, PollingReducesStayPolledUpToTwoTilesPerBlock) {
+TEST(ReducePlan, GridsJustPastTheShapedLimitTakeTwoTilesPerBlock) {
   const uint64_t tile = 4096;  // int32 elements per tile
   EXPECT_EQ(plan_reduce(256 * tile, 0, 4, 4, 256, 1056, 256).grid, 256u);
   EXPECT_EQ(plan_reduce(256 * tile + 4, 0, 4, 4, 256, 1056, 256).grid, 256u);
   EXPECT_EQ(plan_reduce(512 * tile, 0, 4, 4, 256, 1056, 256).grid, 256u);
   EXPECT_EQ(plan_reduce(512 * tile + 4, 0, 4, 4, 256, 1056, 256).grid, 513u);
-  EXPECT_EQ(plan_reduce(300 * tile, 0, 4, 4, 256, 1056, 0).grid, 300u);  // not polled
+  EXPECT_EQ(plan_reduce(300 * tile, 0, 4, 4, 256, 1056, 0).grid, 300u);  // not shaped
   EXPECT_EQ(plan_reduce(300 * tile, 0, 4, 4, 256, 200, 256).grid, 200u);  // capacity below the limit
   EXPECT_EQ(plan_reduce(100 * tile, 0, 4, 4, 256, 1056, 256).grid, 100u);
 }
@@ -130,4 +137,23 @@ TEST(ReducePlan, WideKernelIsForLargeInputsOfFourAndEightByteTypes) {
   // There, one block: two wide tiles at most
   EXPECT_EQ(plan_reduce(16384, 0x1000, 4, 4, 256, 396, 256, reduce_policy::wide_vectors_in_flight).grid, 1u);
   EXPECT_EQ(plan_reduce(16384, 0x1004, 4, 4, 256, 396, 256, reduce_policy::wide_vectors_in_flight).grid, 1u);
+}
+
+// Pointer and count errors are found on the host, before any device is asked: null pointers
+// first, then each pointer's alignment (the input's and output's types', 8 bytes for temp).
+TEST(ReduceArguments, NullAndMisalignedPointersAreFoundOnTheHost) {
+  alignas(16) static char memory[64];
+  const void* temp = memory;
+  const void* in = memory + 16;
+  const void* out = memory + 32;
+  EXPECT_EQ(check_reduce_arguments(temp, in, 4, out, 8, 10), argument_problem::none);
+  EXPECT_EQ(check_reduce_arguments(temp, nullptr, 4, out, 8, 0), argument_problem::none);  // n = 0: no input needed
+  EXPECT_EQ(check_reduce_arguments(temp, nullptr, 4, out, 8, 1), argument_problem::null_pointer);
+  EXPECT_EQ(check_reduce_arguments(temp, in, 4, nullptr, 8, 10), argument_problem::null_pointer);
+  EXPECT_EQ(check_reduce_arguments(nullptr, in, 4, out, 8, 10), argument_problem::null_pointer);
+  EXPECT_EQ(check_reduce_arguments(temp, memory + 18, 4, out, 8, 10), argument_problem::misaligned);
+  EXPECT_EQ(check_reduce_arguments(temp, memory + 18, 2, out, 8, 10), argument_problem::none);
+  EXPECT_EQ(check_reduce_arguments(temp, in, 4, memory + 36, 8, 10), argument_problem::misaligned);
+  EXPECT_EQ(check_reduce_arguments(temp, in, 4, memory + 36, 4, 10), argument_problem::none);
+  EXPECT_EQ(check_reduce_arguments(memory + 4, in, 4, out, 8, 10), argument_problem::misaligned);
 }

@@ -16,23 +16,25 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 namespace warpfold::testing {
 
-// Sizes: empty, tiny, around vector and block boundaries, not multiples of anything, and 2^20 + 7.
+// Sizes: empty, tiny, around vector and block boundaries, 2^k ± 1, not multiples of anything.
 inline const std::vector<uint64_t>& reduce_sizes() {
   // For 4-byte elements (tiles of 4096): up to 8192 one block reading two tiles; 2^20 fills
-  // exactly 256 tiles and blocks (the largest grid whose partials are polled); 2^20 + 7 takes 257
-  // tiles, which 256 polling blocks share; 2^21 + 5 takes 513 tiles, 513 blocks and the ticket
-  // path (doubles: 1025 tiles, more than one wave of blocks).
+  // exactly 256 tiles and blocks (the largest grid whose partials are polled); 2^20 - 1 leaves
+  // the last tile one short; 2^20 + 7 takes 257 tiles, which 256 polling blocks share; 2^21 + 5
+  // takes 513 tiles, 513 blocks and the ticket path (doubles: 1025 tiles, more than one wave).
   static const std::vector<uint64_t> sizes = [] {
-    std::vector<uint64_t> all{0,    1,    2,    3,    15,   16,   17,   31,        33,       255,
-                              256,  1000, 4095, 4097, 8191, 8193, (1u << 16) + 3, 1u << 20, (1u << 20) + 7,
-                              (1u << 21) + 5};
+    std::vector<uint64_t> all{0,    1,    2,    3,    15,   16,   17,   31,    33,           255,
+                              256,  257,  1000, 4095, 4097, 8191, 8193, 65535, (1u << 16) + 3, (1u << 20) - 1,
+                              1u << 20, (1u << 20) + 7, (1u << 21) + 5};
     std::vector<uint64_t> kept;
     for (uint64_t n : all) {
       if (n <= max_test_n()) kept.push_back(n);
@@ -45,37 +47,129 @@ inline const std::vector<uint64_t>& reduce_sizes() {
 using harness::from_double;
 using harness::to_double;
 
-// Random values of T in [lo, hi] (integers uniform; floats uniform in the real interval).
-template <class T>
-std::vector<T> random_values(size_t n, uint64_t seed, double lo, double hi) {
-  std::mt19937_64 gen(seed);
-  std::vector<T> v(n);
-  if constexpr (std::is_integral_v<T>) {
-    std::uniform_int_distribution<long long> d((long long)lo, (long long)hi);
-    for (auto& x : v) x = T(d(gen));
-  } else {
-    std::uniform_real_distribution<double> d(lo, hi);
-    for (auto& x : v) x = from_double<T>(d(gen));
-  }
-  return v;
-}
-
+// A fresh seed for every case (printed with any failure, so a failing case can be rerun).
 inline uint64_t new_seed() {
   std::random_device rd;
   return (uint64_t(rd()) << 32) ^ rd();
 }
 
-// Device copy of `values` placed `offset_elems` elements past a 256-byte-aligned allocation.
+// Random values of T in [lo, hi]: integers uniform (bounds as long double, which holds every
+// 64-bit integer exactly: a double would round INT64_MAX up and out of range), floats uniform in
+// the real interval.
+template <class T>
+std::vector<T> random_values(size_t n, uint64_t seed, long double lo, long double hi) {
+  if (!(lo <= hi)) throw std::invalid_argument("random_values: empty range");
+  std::mt19937_64 gen(seed);
+  std::vector<T> v(n);
+  if constexpr (std::is_integral_v<T>) {
+    using Wide = std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>;
+    if (lo < (long double)std::numeric_limits<T>::min() || hi > (long double)std::numeric_limits<T>::max())
+      throw std::invalid_argument("random_values: range beyond the type");
+    std::uniform_int_distribution<Wide> d{static_cast<Wide>(lo), static_cast<Wide>(hi)};
+    for (auto& x : v) x = T(d(gen));
+  } else {
+    std::uniform_real_distribution<double> d{double(lo), double(hi)};
+    for (auto& x : v) x = from_double<T>(d(gen));
+  }
+  return v;
+}
+
+// A data maker for the checks below: fresh values for (n, seed).
+template <class T>
+auto uniform_data(long double lo, long double hi) {
+  return [lo, hi](uint64_t n, uint64_t seed) { return random_values<T>(n, seed, lo, hi); };
+}
+
+// Places `value` once, at index 0, n - 1 or a random index (chosen by the seed): the head and
+// the tail are where a reduce most easily drops an element.
+template <class T>
+void plant(std::vector<T>& data, T value, uint64_t seed) {
+  if (data.empty()) return;
+  const uint64_t n = data.size();
+  const uint64_t where = seed % 3 == 0 ? 0 : seed % 3 == 1 ? n - 1 : (seed >> 8) % n;
+  data[where] = value;
+}
+
+// Data whose minimum (or maximum) is one planted element, the type's extreme, that no other
+// element reaches: a reduce that drops that element's tile gets a different answer.
+template <class T>
+auto data_with_unique_extreme(bool minimum) {
+  return [minimum](uint64_t n, uint64_t seed) {
+    using lim = std::numeric_limits<T>;
+    auto data = minimum ? random_values<T>(n, seed, (long double)lim::min() + 1, (long double)lim::max())
+                        : random_values<T>(n, seed, (long double)lim::min(), (long double)lim::max() - 1);
+    plant(data, minimum ? lim::min() : lim::max(), seed);
+    return data;
+  };
+}
+
+// Odd values over the type's range: their product is odd, so it never collapses to 0 (as a
+// product of random integers does after a few dozen factors of 2) and every factor counts.
+template <class T>
+auto odd_data() {
+  return [](uint64_t n, uint64_t seed) {
+    auto data = random_values<T>(n, seed, (long double)std::numeric_limits<T>::min(),
+                                 (long double)std::numeric_limits<T>::max());
+    for (auto& x : data) x = T(x | T(1));
+    return data;
+  };
+}
+
+// For bit_and (`set` false) and bit_or (`set` true): every element is all ones (all zeros) but a
+// few, each clearing (setting) one random bit, one of them in the last element. Random full-width
+// data would make the and 0 and the or all ones after a few dozen elements, whatever is dropped.
+template <class T>
+auto sparse_bit_data(bool set) {
+  return [set](uint64_t n, uint64_t seed) {
+    constexpr unsigned kBits = 8 * sizeof(T);
+    std::vector<T> data(n, set ? T(0) : T(~T(0)));
+    if (n == 0) return data;
+    std::mt19937_64 gen(seed);
+    auto flip = [&](uint64_t i) {
+      const T bit = T(T(1) << (gen() % kBits));
+      data[i] = set ? T(data[i] | bit) : T(data[i] & T(~bit));
+    };
+    for (unsigned k = 0; k < kBits / 2; ++k) flip(gen() % n);
+    flip(n - 1);
+    return data;
+  };
+}
+
+// Floating-point data whose every partial sum is exact in float, in any order, with a nonzero
+// mean (so a dropped tile shows): multiples of 1/4 in [1/4, 3/4] up to 2^22 elements (with an
+// init of 1/2 every sum stays below 2^22, where float holds every multiple of 1/4), 0 or 1 beyond
+// (sums below 2^24 up to 2^24 - 1 elements). half and bfloat16 hold all of these exactly.
+template <class T>
+auto exact_sum_data() {
+  return [](uint64_t n, uint64_t seed) {
+    if (n >= (uint64_t(1) << 24)) throw std::invalid_argument("exact_sum_data: n must stay below 2^24");
+    std::mt19937_64 gen(seed);
+    std::vector<T> data(n);
+    const bool quarters = n <= (uint64_t(1) << 22);
+    for (auto& x : data) x = from_double<T>(quarters ? double(1 + gen() % 3) / 4 : double(gen() % 2));
+    return data;
+  };
+}
+
+// Device copy of `values` placed `offset_elems` elements past a 256-byte-aligned allocation. The
+// bytes before and the 32 after the data are poison (0x7f or 0xff, by the offset's parity: huge
+// values or NaN for floating point, large or negative values for integers), not the zeros fresh
+// memory often holds, so a read past either end changes the result.
 template <class T>
 class offset_buffer {
  public:
+  static constexpr size_t kSlackBytes = 32;
   offset_buffer(const std::vector<T>& values, size_t offset_elems) {
-    EXPECT_EQ(cudaMalloc(&base_, (values.size() + offset_elems + 1) * sizeof(T)), cudaSuccess);
+    const size_t bytes = (values.size() + offset_elems) * sizeof(T) + kSlackBytes;
+    EXPECT_EQ(cudaMalloc(&base_, bytes), cudaSuccess);
+    EXPECT_EQ(cudaMemset(base_, offset_elems % 2 ? 0xff : 0x7f, bytes), cudaSuccess);
     data_ = static_cast<T*>(base_) + offset_elems;
     if (!values.empty()) {
       EXPECT_EQ(cudaMemcpy(data_, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
     }
   }
+  offset_buffer(const offset_buffer&) = delete;
+  offset_buffer& operator=(const offset_buffer&) = delete;
   ~offset_buffer() { cudaFree(base_); }
   const T* get() const { return data_; }
 
@@ -121,19 +215,24 @@ inline std::string where(uint64_t n, size_t offset, uint64_t seed) {
 }
 
 // Checks a two-phase reduce, `call(temp, bytes, in, out, n)`, against the CPU fold `ref_op` of
-// init and the elements converted to Acc, exactly, at every size and every offset, on fresh
-// random data in [lo, hi].
-template <class T, class Acc, class Ref, class Call>
-void check_exact_reduce(const std::vector<uint64_t>& sizes, Acc init, Ref ref_op, double lo, double hi, Call call) {
+// init and the elements converted to Acc, exactly, at every size and every offset, on fresh data
+// from `make_data(n, seed)`, run twice (the second result must be the first).
+template <class T, class Acc, class Ref, class Make, class Call>
+void check_exact_reduce(const std::vector<uint64_t>& sizes, Acc init, Ref ref_op, Make make_data, Call call) {
   for (uint64_t n : sizes) {
     const uint64_t seed = new_seed();
-    const auto data = random_values<T>(n, seed, lo, hi);
+    const std::vector<T> data = make_data(n, seed);
+    ASSERT_EQ(data.size(), n);
     Acc expected = init;
     for (const T& x : data) expected = ref_op(expected, static_cast<Acc>(x));
     for (size_t off : element_offsets<T>()) {
       offset_buffer<T> buf(data, off);
-      const Acc got = run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) { return call(t, b, buf.get(), o, n); });
+      auto run = [&] {
+        return run_two_phase<Acc>([&](void* t, size_t& b, Acc* o) { return call(t, b, buf.get(), o, n); });
+      };
+      const Acc got = run();
       ASSERT_EQ(got, expected) << where(n, off, seed);
+      ASSERT_EQ(run(), got) << "second run: " << where(n, off, seed);
     }
   }
 }
@@ -164,13 +263,14 @@ sum_reference reference_sum(const std::vector<T>& data, double init) {
 
 // Checks a floating-point sum with init 0.5, `call(temp, bytes, in, out, n)`, against the long
 // double reference within `bound(n, abs_sum)`, at every size and every offset, on fresh random
-// data in [-1, 1], twice: with `reproducible` the second result must be bitwise the first,
+// data in [-1/2, 1] (a nonzero mean: the sum grows with n, so a lost tile stands out against
+// the bound, which grows with the sum of magnitudes), twice: with `reproducible` the second result must be bitwise the first,
 // otherwise it must be within the bound too.
 template <class T, class Acc, class Bound, class Call>
 void check_sum_within_bound(const std::vector<uint64_t>& sizes, bool reproducible, Bound bound, Call call) {
   for (uint64_t n : sizes) {
     const uint64_t seed = new_seed();
-    const auto data = random_values<T>(n, seed, -1.0, 1.0);
+    const auto data = random_values<T>(n, seed, -0.5, 1.0);
     const sum_reference ref = reference_sum(data, 0.5);
     const double limit = bound(n, ref.abs_sum);
     for (size_t off : element_offsets<T>()) {

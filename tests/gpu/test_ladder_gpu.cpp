@@ -31,9 +31,10 @@ TEST_P(LadderKernelTest, MatchesCpuSumOnRandomData) {
   const lab::LadderKernel& k = lab::ladder_kernels().at(GetParam());
   cudaStream_t stream{};
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-  int book_wrong = 0, book_exact = 0;
+  int book_wrong = 0, book_exact = 0, sizes_run = 0;
   for (uint64_t n : kSizes) {
     if (n > warpfold::testing::max_test_n()) continue;
+    ++sizes_run;
     const uint64_t seed = harness::fresh_seed();
     // Values 1..255 (never 0) so that a dropped element always changes the sum.
     const auto data = harness::random_ints(n, seed, 1, 255);
@@ -53,6 +54,7 @@ TEST_P(LadderKernelTest, MatchesCpuSumOnRandomData) {
       if (!fixed) (c.ok() ? book_exact : book_wrong)++;
     }
   }
+  if (sizes_run == 0) GTEST_SKIP() << "every size is above WARPFOLD_TEST_MAX_N";
   if (k.variant == lab::Variant::book) {
     RecordProperty("book_exact", book_exact);
     RecordProperty("book_wrong", book_wrong);
@@ -75,14 +77,17 @@ TEST(LadderRunGpu, FullLadderHasNoReferenceFailureAndFlagsBookTails) {
   EXPECT_FALSE(out.reference_failed);
   const auto& t = out.report.tables.at(0);
   ASSERT_EQ(t.rows.size(), 2 + lab::ladder_kernels().size());
-  int book_wrong = 0;
+  int book_rows = 0;
   for (size_t i = 2; i < t.rows.size(); ++i) {
     const std::string check = t.rows[i][10];
     if (t.rows[i][1] == "fixed") EXPECT_EQ(check, "ok") << t.rows[i][0];
-    if (t.rows[i][1] == "book" && check.rfind("WRONG expected", 0) == 0) ++book_wrong;
+    if (t.rows[i][1] == "book") {
+      ++book_rows;
+      EXPECT_EQ(check.rfind("WRONG expected", 0), 0u) << "the book kernel should be WRONG here: " << t.rows[i][0];
+    }
     EXPECT_TRUE(t.rows[i][4].is_number()) << t.rows[i][0];
   }
-  EXPECT_GT(book_wrong, 0);
+  EXPECT_GT(book_rows, 0);
 }
 
 TEST(LadderRunGpu, BookSizeIsExactForBookAndFixed) {

@@ -35,10 +35,72 @@ TEST(ReduceFloat, Bfloat16SumInFloat) { check_sum<__nv_bfloat16, float>(false); 
 TEST(ReduceFloat, CompensatedFloatSum) { check_sum<float, float>(true); }
 TEST(ReduceFloat, CompensatedDoubleSum) { check_sum<double, double>(true); }
 
-// warpfold::any_order: float and double sums combine the blocks' partials with atomics, in the
-// order the blocks finish (at most 2048 partials in any order after the reproducible fold).
-// Large sizes too, where the grid is full and every block adds to the slot's accumulator, and
-// one call after another, which relies on the last block putting the accumulator back to 0.
+// Sums whose every partial is exact (exact_sum_data): whatever the fold order, the result must
+// be the exact total, bit for bit, so any element dropped, added twice or read past either end
+// shows, as the error bounds above cannot promise for large n. Plain, compensated and any_order.
+template <class T, class Acc, class Call>
+void check_exact_sum(const std::vector<uint64_t>& sizes, Call call) {
+  WARPFOLD_REQUIRE_GPU();
+  check_exact_reduce<T>(sizes, Acc(0.5), [](Acc a, Acc b) { return a + b; }, exact_sum_data<T>(), call);
+}
+
+template <class T, class Acc>
+void check_exact_sums() {
+  check_exact_sum<T, Acc>(reduce_sizes(), [](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
+    return reduce(t, b, in, o, n, plus{}, Acc(0.5));
+  });
+  check_exact_sum<T, Acc>(reduce_sizes(), [](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
+    return compensated_sum(t, b, in, o, n, Acc(0.5));
+  });
+}
+
+TEST(ReduceFloat, ExactSumsFloat) { check_exact_sums<float, float>(); }
+TEST(ReduceFloat, ExactSumsFloatInDouble) { check_exact_sums<float, double>(); }
+TEST(ReduceFloat, ExactSumsDouble) { check_exact_sums<double, double>(); }
+TEST(ReduceFloat, ExactSumsHalfInFloat) { check_exact_sums<__half, float>(); }
+TEST(ReduceFloat, ExactSumsBfloat16InFloat) { check_exact_sums<__nv_bfloat16, float>(); }
+
+// any_order, which permits a combine in any order, at sizes up to 32 MiB and beyond.
+template <class T>
+void check_exact_any_order_sum() {
+  std::vector<uint64_t> sizes = reduce_sizes();
+  for (uint64_t n : {(uint64_t(1) << 22) + 3, (uint64_t(1) << 23) + 5}) {
+    if (n <= max_test_n()) sizes.push_back(n);
+  }
+  check_exact_sum<T, T>(sizes, [](void* t, size_t& b, const T* in, T* o, uint64_t n) {
+    return reduce(t, b, in, o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
+  });
+}
+
+TEST(ReduceFloat, ExactSumsAnyOrderFloat) { check_exact_any_order_sum<float>(); }
+TEST(ReduceFloat, ExactSumsAnyOrderDouble) { check_exact_any_order_sum<double>(); }
+
+// Accumulating in half or bfloat16 itself: exact while the sums stay where the type holds every
+// quarter (below 512 for half, 64 for bfloat16), so only the sizes that keep them there.
+template <class T>
+void check_narrow_accumulator_sum(uint64_t max_n) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    if (n > max_n) continue;
+    const uint64_t seed = new_seed();
+    const auto data = exact_sum_data<T>()(n, seed);
+    double expected = 0.5;
+    for (const T& x : data) expected += to_double(x);
+    for (size_t off : element_offsets<T>()) {
+      offset_buffer<T> buf(data, off);
+      const T got = run_two_phase<T>([&](void* t, size_t& b, T* o) {
+        return reduce(t, b, buf.get(), o, n, plus{}, from_double<T>(0.5));
+      });
+      ASSERT_EQ(to_double(got), expected) << where(n, off, seed);
+    }
+  }
+}
+
+TEST(ReduceFloat, HalfSumInHalf) { check_narrow_accumulator_sum<__half>(600); }
+TEST(ReduceFloat, Bfloat16SumInBfloat16) { check_narrow_accumulator_sum<__nv_bfloat16>(80); }
+
+// warpfold::any_order permits a combine in any order (at most 2048 partials in any order after
+// the reproducible fold, as the bound allows), large sizes too, one call after another.
 template <class T>
 void check_any_order_sum() {
   WARPFOLD_REQUIRE_GPU();
@@ -115,6 +177,8 @@ void check_min_max_arg() {
       const auto amax = run_two_phase<key_value<T>>([&](void* t, size_t& b, key_value<T>* o) { return argmax(t, b, buf.get(), o, n); });
       ASSERT_EQ(amin.index, imin) << where(n, off, seed);
       ASSERT_EQ(amax.index, imax) << where(n, off, seed);
+      ASSERT_TRUE(bitwise_equal(amin.value, data[imin])) << where(n, off, seed);
+      ASSERT_TRUE(bitwise_equal(amax.value, data[imax])) << where(n, off, seed);
     }
   }
 }
@@ -164,18 +228,46 @@ TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumented) {
   EXPECT_TRUE(std::isnan(reduce_value(ibuf2.get(), n, plus{}, 0.0f)));
 }
 
+// The square is computed in float (one rounding per term, at most u_f·x²) and summed in double
+// (the fold's bound with u_d): |error| ≤ u_f·Σx² + depth·u_d·Σx². On exact_sum_data every
+// square and every sum is exact, so there the result must be exact.
 TEST(ReduceFloat, SumOfSquaresInDouble) {
   WARPFOLD_REQUIRE_GPU();
   for (uint64_t n : reduce_sizes()) {
+    for (bool exact : {false, true}) {
+      const uint64_t seed = new_seed();
+      const auto data = exact ? exact_sum_data<float>()(n, seed) : random_values<float>(n, seed, -2, 2);
+      long double ref = 0;
+      for (float x : data) ref += (long double)x * x;
+      offset_buffer<float> buf(data, 3);
+      const double got = run_two_phase<double>([&](void* t, size_t& b, double* o) {
+        return transform_reduce(t, b, buf.get(), o, n, 0.0, plus{}, square{});
+      });
+      const double limit = exact ? 0.0 : unit_roundoff<float>() * double(ref) + sum_bound(n, unit_roundoff<double>(), ref);
+      ASSERT_LE(std::fabs(got - double(ref)), limit) << where(n, 3, seed) << (exact ? ", exact data" : "");
+    }
+  }
+}
+
+// A user transform with another operator: the largest magnitude, exact.
+struct magnitude {
+  __host__ __device__ float operator()(float x) const { return x < 0 ? -x : x; }
+};
+
+TEST(ReduceFloat, LargestMagnitudeFusedIntoTheLoad) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
     const uint64_t seed = new_seed();
-    const auto data = random_values<float>(n, seed, -2, 2);
-    long double ref = 0;
-    for (float x : data) ref += (long double)x * x;
-    offset_buffer<float> buf(data, 3);
-    const double got = run_two_phase<double>([&](void* t, size_t& b, double* o) {
-      return transform_reduce(t, b, buf.get(), o, n, 0.0, plus{}, square{});
-    });
-    ASSERT_LE(std::fabs(got - double(ref)), sum_bound(n, unit_roundoff<float>(), ref)) << where(n, 3, seed);
+    const auto data = random_values<float>(n, seed, -1000, 1000);
+    float expected = 0;
+    for (float x : data) expected = std::max(expected, magnitude{}(x));
+    for (size_t off : element_offsets<float>()) {
+      offset_buffer<float> buf(data, off);
+      const float got = run_two_phase<float>([&](void* t, size_t& b, float* o) {
+        return transform_reduce(t, b, buf.get(), o, n, 0.0f, maximum{}, magnitude{});
+      });
+      ASSERT_EQ(got, expected) << where(n, off, seed);
+    }
   }
 }
 

@@ -24,34 +24,37 @@ struct widen_square {
   __device__ int64_t operator()(int32_t x) const { return int64_t(x) * x; }
 };
 
-template <class T, class Acc, class Op, class Ref>
-void check_reduce(Op op, Acc init, Ref ref_op, double lo, double hi) {
+template <class T, class Acc, class Op, class Ref, class Make>
+void check_reduce(Op op, Acc init, Ref ref_op, Make make_data) {
   WARPFOLD_REQUIRE_GPU();
-  check_exact_reduce<T>(reduce_sizes(), init, ref_op, lo, hi, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
-    return reduce(t, b, in, o, n, op, init);
-  });
+  check_exact_reduce<T>(reduce_sizes(), init, ref_op, make_data,
+                        [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) { return reduce(t, b, in, o, n, op, init); });
 }
 
-template <class U>
-U wrap_add(U a, U b) { return U(a + b); }
-
+// Every operator on integers of type T. Each data set makes every element count: small values
+// for sums, one planted extreme for min and max, odd factors for the product, a few flipped bits
+// for and/or, full-width values for xor.
 template <class T>
 void check_integer_type() {
-  const double lo = std::is_signed_v<T> ? -100 : 0;
-  const double hi = std::is_signed_v<T> ? 100 : 200;
+  using lim = std::numeric_limits<T>;
+  using U = std::make_unsigned_t<T>;
+  const long double lo = std::is_signed_v<T> ? -100 : 0;
+  const long double hi = std::is_signed_v<T> ? 100 : 200;
+  const auto full_range = uniform_data<T>((long double)lim::min(), (long double)lim::max());
   // Sum into a 64-bit accumulator: exact.
   using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
-  check_reduce<T, Wide>(plus{}, Wide(7), [](Wide a, Wide b) { return Wide(uint64_t(a) + uint64_t(b)); }, lo, hi);
+  check_reduce<T, Wide>(plus{}, Wide(7), [](Wide a, Wide b) { return Wide(uint64_t(a) + uint64_t(b)); },
+                        uniform_data<T>(lo, hi));
   // Sum in the element's own type: wraps, as the hardware does.
-  using U = std::make_unsigned_t<T>;
-  check_reduce<T, T>(plus{}, T(3), [](T a, T b) { return T(U(U(a) + U(b))); }, lo, hi);
-  check_reduce<T, T>(minimum{}, std::numeric_limits<T>::max(), [](T a, T b) { return std::min(a, b); },
-                     double(std::numeric_limits<T>::min()), double(std::numeric_limits<T>::max()));
-  check_reduce<T, T>(maximum{}, std::numeric_limits<T>::min(), [](T a, T b) { return std::max(a, b); },
-                     double(std::numeric_limits<T>::min()), double(std::numeric_limits<T>::max()));
-  check_reduce<T, T>(bit_and{}, T(~T(0)), [](T a, T b) { return T(a & b); }, 0, double(std::numeric_limits<T>::max()));
-  check_reduce<T, T>(bit_or{}, T(0), [](T a, T b) { return T(a | b); }, 0, double(std::numeric_limits<T>::max()));
-  check_reduce<T, T>(bit_xor{}, T(0), [](T a, T b) { return T(a ^ b); }, 0, double(std::numeric_limits<T>::max()));
+  check_reduce<T, T>(plus{}, T(3), [](T a, T b) { return T(U(U(a) + U(b))); }, uniform_data<T>(lo, hi));
+  check_reduce<T, T>(plus{}, T(0), [](T a, T b) { return T(U(U(a) + U(b))); }, full_range);
+  check_reduce<T, T>(minimum{}, lim::max(), [](T a, T b) { return std::min(a, b); }, data_with_unique_extreme<T>(true));
+  check_reduce<T, T>(maximum{}, lim::min(), [](T a, T b) { return std::max(a, b); }, data_with_unique_extreme<T>(false));
+  // The product in T, computed in unsigned arithmetic (wraps like the hardware, no overflow).
+  check_reduce<T, T>(multiplies{}, T(1), [](T a, T b) { return T(U(uint64_t(U(a)) * uint64_t(U(b)))); }, odd_data<T>());
+  check_reduce<T, T>(bit_and{}, T(~T(0)), [](T a, T b) { return T(a & b); }, sparse_bit_data<T>(false));
+  check_reduce<T, T>(bit_or{}, T(0), [](T a, T b) { return T(a | b); }, sparse_bit_data<T>(true));
+  check_reduce<T, T>(bit_xor{}, T(0), [](T a, T b) { return T(a ^ b); }, full_range);
 }
 
 TEST(ReduceInt, Int8) { check_integer_type<int8_t>(); }
@@ -61,13 +64,11 @@ TEST(ReduceInt, Int64) { check_integer_type<int64_t>(); }
 TEST(ReduceInt, Uint32) { check_integer_type<uint32_t>(); }
 TEST(ReduceInt, Uint64) { check_integer_type<uint64_t>(); }
 
-TEST(ReduceInt, ProductWrapsLikeTheHardware) {
-  check_reduce<uint32_t, uint32_t>(multiplies{}, 1u, [](uint32_t a, uint32_t b) { return uint32_t(a * b); }, 1, 0xffffffff);
-  check_reduce<uint64_t, uint64_t>(multiplies{}, 1ull, [](uint64_t a, uint64_t b) { return a * b; }, 1, 1e18);
-}
-
+// A user-supplied operator, on 32- and 64-bit data, all accumulated in 64 bits.
 TEST(ReduceInt, UserFunctor) {
-  check_reduce<uint64_t, uint64_t>(plus_mod_prime{}, 0ull, plus_mod_prime{}, 0, 1e18);
+  check_reduce<uint64_t, uint64_t>(plus_mod_prime{}, 0ull, plus_mod_prime{}, uniform_data<uint64_t>(0, 1e18));
+  check_reduce<uint32_t, uint64_t>(plus_mod_prime{}, 5ull, plus_mod_prime{}, uniform_data<uint32_t>(0, 4294967295.0));
+  check_reduce<int32_t, uint64_t>(plus_mod_prime{}, 0ull, plus_mod_prime{}, uniform_data<int32_t>(0, 2147483647.0));
 }
 
 TEST(ReduceInt, SumOfSquaresFusedIntoTheLoad) {
@@ -92,7 +93,8 @@ void check_arg(Op, Better better) {
   for (uint64_t n : reduce_sizes()) {
     if (n == 0) continue;
     const uint64_t seed = new_seed();
-    const auto data = random_values<T>(n, seed, -50, 50);  // many ties: the first index must win
+    // Many ties: the first index must win.
+    const auto data = std::is_signed_v<T> ? random_values<T>(n, seed, -50, 50) : random_values<T>(n, seed, 0, 100);
     key_value<T> expected{data[0], 0};
     for (uint64_t i = 1; i < n; ++i) {
       if (better(data[i], expected.value)) expected = {data[i], i};
@@ -109,11 +111,19 @@ void check_arg(Op, Better better) {
   }
 }
 
+template <class T>
+void check_arg_both() {
+  check_arg<T>(arg_min{}, [](T a, T b) { return a < b; });
+  check_arg<T>(arg_max{}, [](T a, T b) { return a > b; });
+}
+
 TEST(ReduceInt, ArgMinArgMaxFirstIndexWins) {
-  check_arg<int32_t>(arg_min{}, [](int32_t a, int32_t b) { return a < b; });
-  check_arg<int32_t>(arg_max{}, [](int32_t a, int32_t b) { return a > b; });
-  check_arg<int8_t>(arg_min{}, [](int8_t a, int8_t b) { return a < b; });
-  check_arg<int64_t>(arg_max{}, [](int64_t a, int64_t b) { return a > b; });
+  check_arg_both<int8_t>();
+  check_arg_both<int16_t>();
+  check_arg_both<int32_t>();
+  check_arg_both<int64_t>();
+  check_arg_both<uint32_t>();
+  check_arg_both<uint64_t>();
 }
 
 TEST(ReduceInt, EmptyInputReturnsInitAndArgIndexZero) {
@@ -125,6 +135,7 @@ TEST(ReduceInt, EmptyInputReturnsInitAndArgIndexZero) {
     return argmin(t, b, buf.get(), o, 0);
   });
   EXPECT_EQ(arg.index, 0u);
+  EXPECT_EQ(arg.value, 0);  // documented: {T{}, 0}
 }
 
 TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {
@@ -147,11 +158,10 @@ TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {
   cudaFree(out);
 }
 
-// Sums into a 32-bit integer ride on the ticket (detail::packed_sum): full-range values make
-// every block's partial a full 32-bit word, and sizes past one resident wave use the largest
-// grid, so the 43 bits of summed partials are filled as far as they go. int8 data summed into
-// int32 takes the same path through the conversion on load.
-TEST(ReduceInt, SumRidingOnTheTicketIsExactAtFullWidth) {
+// Sums into a 32-bit integer at full width, past one resident wave of blocks (the largest grids,
+// each combiner thread folding several partials): every block's partial a full 32-bit word
+// that wraps. int8 data summed into int32 takes the same path through the conversion on load.
+TEST(ReduceInt, Int32SumsAtFullWidthOnTheLargestGrids) {
   WARPFOLD_REQUIRE_GPU();
   for (uint64_t n : {uint64_t(1056) * 4096 - 1, uint64_t(1056) * 4096 + 5, (uint64_t(1) << 26) + 5}) {
     WARPFOLD_REQUIRE_TEST_SIZE(n);

@@ -1,7 +1,7 @@
 // The wide kernel (8 vectors in flight per thread, 32 KiB tiles), which the dispatch takes above
 // detail::kWideAboveBytes and from 16 to 64 KiB (takes_wide_tiles): here it is named explicitly,
-// so that it meets every awkward size, pointer offset and combine path (one block, polled
-// partials, the packed sum, the ticket, the any-order atomics) that the narrow kernel meets.
+// so that it meets every awkward size, pointer offset and combine path (one block, a warp's
+// combine, a block's combine, several partials per combiner thread) that the narrow kernel meets.
 #include "gpu/reduce_test_support.cuh"
 
 #include <algorithm>
@@ -27,11 +27,11 @@ std::vector<uint64_t> wide_sizes() {
   return sizes;
 }
 
-template <class T, class Acc, class Op, class Ref>
-void check_exact(Op op, Acc init, Ref ref_op, double lo, double hi) {
+template <class T, class Acc, bool AnyOrder = false, class Op, class Ref, class Make>
+void check_exact(Op op, Acc init, Ref ref_op, Make make_data) {
   WARPFOLD_REQUIRE_GPU();
-  check_exact_reduce<T>(wide_sizes(), init, ref_op, lo, hi, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
-    return reduce_wide(t, b, in, o, n, op, init);
+  check_exact_reduce<T>(wide_sizes(), init, ref_op, make_data, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
+    return reduce_wide<AnyOrder>(t, b, in, o, n, op, init);
   });
 }
 
@@ -48,35 +48,42 @@ void check_float_sum() {
       [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce_wide<AnyOrder>(t, b, in, o, n, plus{}, T(0.5)); });
 }
 
-TEST(ReduceWide, Int32SumRidingOnTheTicket) {
+TEST(ReduceWide, Int32SumWrapsAtFullWidth) {
   check_exact<int32_t, int32_t>(plus{}, int32_t(3), [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); },
-                                -2147483648.0, 2147483647.0);
+                                uniform_data<int32_t>(-2147483648.0, 2147483647.0));
 }
 TEST(ReduceWide, Int32SumIntoInt64) {
-  check_exact<int32_t, int64_t>(plus{}, int64_t(7), [](int64_t a, int64_t b) { return a + b; }, -1e9, 1e9);
+  check_exact<int32_t, int64_t>(plus{}, int64_t(7), [](int64_t a, int64_t b) { return a + b; }, uniform_data<int32_t>(-1e9, 1e9));
 }
 TEST(ReduceWide, Int32Max) {
   check_exact<int32_t, int32_t>(maximum{}, std::numeric_limits<int32_t>::min(),
-                                [](int32_t a, int32_t b) { return std::max(a, b); }, -2147483648.0, 2147483647.0);
+                                [](int32_t a, int32_t b) { return std::max(a, b); }, data_with_unique_extreme<int32_t>(false));
 }
 TEST(ReduceWide, Uint32Xor) {
-  check_exact<uint32_t, uint32_t>(bit_xor{}, 0u, [](uint32_t a, uint32_t b) { return a ^ b; }, 0, 4294967295.0);
+  check_exact<uint32_t, uint32_t>(bit_xor{}, 0u, [](uint32_t a, uint32_t b) { return a ^ b; }, uniform_data<uint32_t>(0, 4294967295.0));
 }
 TEST(ReduceWide, Int64Min) {
   check_exact<int64_t, int64_t>(minimum{}, std::numeric_limits<int64_t>::max(),
-                                [](int64_t a, int64_t b) { return std::min(a, b); }, -9e18, 9e18);
+                                [](int64_t a, int64_t b) { return std::min(a, b); }, data_with_unique_extreme<int64_t>(true));
 }
 TEST(ReduceWide, FloatAndDoubleMax) {
   check_exact<float, float>(maximum{}, std::numeric_limits<float>::lowest(),
-                            [](float a, float b) { return std::max(a, b); }, -1e30, 1e30);
+                            [](float a, float b) { return std::max(a, b); }, uniform_data<float>(-1e30, 1e30));
   check_exact<double, double>(maximum{}, std::numeric_limits<double>::lowest(),
-                              [](double a, double b) { return std::max(a, b); }, -1e300, 1e300);
+                              [](double a, double b) { return std::max(a, b); }, uniform_data<double>(-1e300, 1e300));
 }
 TEST(ReduceWide, FloatSum) { check_float_sum<false, float>(); }
 TEST(ReduceWide, DoubleSum) { check_float_sum<false, double>(); }
 TEST(ReduceWide, AnyOrderFloatAndDoubleSums) {
   check_float_sum<true, float>();
   check_float_sum<true, double>();
+}
+// Exact totals (exact_sum_data): a dropped or repeated element shows whatever the fold order.
+TEST(ReduceWide, ExactFloatAndDoubleSums) {
+  check_exact<float, float, false>(plus{}, 0.5f, [](float a, float b) { return a + b; }, exact_sum_data<float>());
+  check_exact<float, float, true>(plus{}, 0.5f, [](float a, float b) { return a + b; }, exact_sum_data<float>());
+  check_exact<double, double, false>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>());
+  check_exact<double, double, true>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>());
 }
 
 // The dispatch's own choice: just above kWideAboveBytes the wide kernel, just below the narrow

@@ -12,22 +12,33 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <random>
 
 namespace warpfold::detail {
 
 // --- launch --------------------------------------------------------------------------------
 
-inline unsigned next_ticket() {
-  static std::atomic<unsigned> counter{0};
-  return counter.fetch_add(1, std::memory_order_relaxed) % kTicketSlots;
+// This process's salt for the launch tags (launch_tag): random, drawn once, so that tagged words
+// another process left in memory do not match this one's.
+inline unsigned long long process_salt() {
+  static const unsigned long long salt = [] {
+    std::random_device device;
+    unsigned long long x = (uint64_t(device()) << 32) ^ device();
+    x ^= uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    // splitmix64's finaliser: every bit of the inputs reaches every bit of the salt.
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }();
+  return salt;
 }
 
-// The kernel a reduce launches with InFlight vectors per thread (any_order changes it only where
-// the reduce has an atomic sum): one definition for the occupancy query and the launch.
-template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
-inline constexpr auto single_pass_kernel =
-    &single_pass<reduce_params<T, Acc, Out, Op, Form>, AnyOrder && has_atomic_sum<Acc, Op>, InFlight>;
+// The kernel a reduce launches with InFlight vectors per thread: one definition for the
+// occupancy query and the launch.
+template <unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
+inline constexpr auto single_pass_kernel = &single_pass<reduce_params<T, Acc, Out, Op, Form>, InFlight>;
 
 // SMs × resident blocks of Kernel on the current device (at most max_per_sm per SM, where that is
 // not 0), asked once per device and kernel. (A template on the kernel itself, not its type:
@@ -49,35 +60,30 @@ cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_s
   return cudaSuccess;
 }
 
-// The most blocks a reduce of T into Acc with Op launches: the resident capacity of its kernel,
-// at most packed_sum::max_blocks for the packed sums. Temp storage holds a partial per block.
+// The most blocks a reduce of T into Acc launches: the resident capacity of its kernel, so that
+// every block of a grid can be resident at once (the combine relies on it: kPartialWords).
 // Kernels with a register budget hold at most the blocks per SM it was set for: ptxas may fit
 // them in fewer registers, but the grids (and so the fold orders) and the loads in flight per SM
 // stay those the budget was measured with (bench/NOTES.md).
-template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
+template <unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
 cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
-  constexpr auto kernel = single_pass_kernel<AnyOrder, InFlight, T, Acc, Out, Op, Form>;
-  if (cudaError_t rc = max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight>);
-      rc != cudaSuccess) {
-    return rc;
-  }
-  if constexpr (uses_packed_sum<Acc, Op>) blocks = std::min(blocks, packed_sum::max_blocks);
-  return cudaSuccess;
+  constexpr auto kernel = single_pass_kernel<InFlight, T, Acc, Out, Op, Form>;
+  return max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight>);
 }
 
 // Launches the kernel with InFlight vectors per thread; max_blocks is its max_reduce_blocks.
-template <bool AnyOrder, unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
+template <unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
 cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                           Form form, cudaStream_t stream, unsigned max_blocks) {
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
-  constexpr bool atomic_sum = AnyOrder && has_atomic_sum<Acc, Op>;  // any_order changes this reduce
-  constexpr auto kernel = single_pass_kernel<AnyOrder, InFlight, T, Acc, Out, Op, Form>;
-  params_t p{d_in, n, {}, static_cast<Acc*>(d_temp), d_out, init, op, form, next_ticket()};
-  p.atomic_combine = atomic_sum && n * sizeof(T) <= kAtomicCombineMaxBytes;
-  // The combine that would take a grid of 2 to kPolledMaxBlocks blocks (as the kernel decides).
-  const bool polls = polls_partials<Acc, Op> && !p.atomic_combine;
+  constexpr auto kernel = single_pass_kernel<InFlight, T, Acc, Out, Op, Form>;
+  params_t p{d_in, n, {}, static_cast<unsigned long long*>(d_temp), d_out, init, op, form, process_salt()};
+  // Just past one partial per combiner thread (reduce_policy::threads blocks), the plan halves
+  // the grid where partials are small: a second tile per block costs less than a second partial
+  // per combiner thread there (bench/NOTES.md).
+  constexpr unsigned kShapedUpTo = sizeof(Acc) <= 8 ? reduce_policy::threads : 0;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, reduce_policy::threads,
-                       max_blocks, polls ? kPolledMaxBlocks : 0, InFlight);
+                       max_blocks, kShapedUpTo, InFlight);
   // Not <<<>>>: launch_kernel returns this launch's own error, where cudaGetLastError would also
   // report (and clear) an earlier call's, and it spends less host time (kernel_launch.cuh).
   void* args[] = {&p};
@@ -85,6 +91,9 @@ cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, u
 }
 
 // InFlight = 0 picks the kernel by size (takes_wide_tiles); tests and experiments may name one.
+// AnyOrder (warpfold::any_order) permits a combine in any order; the ordered combine measured as
+// fast as the atomic one it once selected (bench/NOTES.md), so every reduce now takes it and
+// results are reproducible in either mode.
 template <bool AnyOrder = false, unsigned InFlight = 0, class T, class Acc, class Out, class Op, class Form>
 cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                             Form form, cudaStream_t stream) {
@@ -93,34 +102,39 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   static_assert(InFlight == 0 || InFlight == kNarrow || (InFlight == kWide && has_wide_tiles<T, Acc>),
                 "InFlight names a kernel this reduce has");
   constexpr bool kMayTakeWide = has_wide_tiles<T, Acc> && InFlight != kNarrow;
-  // Temp storage: a partial per block of whichever kernel launches more.
+  // Pointers first: a bad argument is reported as such, with or without a device.
+  if (d_temp != nullptr) {
+    switch (check_reduce_arguments(d_temp, d_in, alignof(T), d_out, alignof(Out), n)) {
+      case argument_problem::null_pointer: return cudaErrorInvalidValue;
+      case argument_problem::misaligned: return cudaErrorMisalignedAddress;
+      case argument_problem::none: break;
+    }
+  }
+  // Temp storage: the tagged partials of whichever kernel launches more blocks.
   int device = 0;
   if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
   unsigned narrow_blocks = 0, wide_blocks = 0;
-  if (cudaError_t rc = max_reduce_blocks<AnyOrder, kNarrow, T, Acc, Out, Op, Form>(device, narrow_blocks);
-      rc != cudaSuccess) {
+  if (cudaError_t rc = max_reduce_blocks<kNarrow, T, Acc, Out, Op, Form>(device, narrow_blocks); rc != cudaSuccess) {
     return rc;
   }
   if constexpr (kMayTakeWide) {
-    if (cudaError_t rc = max_reduce_blocks<AnyOrder, kWide, T, Acc, Out, Op, Form>(device, wide_blocks);
-        rc != cudaSuccess) {
+    if (cudaError_t rc = max_reduce_blocks<kWide, T, Acc, Out, Op, Form>(device, wide_blocks); rc != cudaSuccess) {
       return rc;
     }
   }
   const unsigned max_blocks = std::max(narrow_blocks, wide_blocks);
-  const size_t needed = size_t(max_blocks) * sizeof(Acc);
+  const size_t needed = tagged_partial_bytes<Acc>(max_blocks);
   if (d_temp == nullptr) {
     temp_bytes = needed;
     return cudaSuccess;
   }
-  if (temp_bytes < needed || d_out == nullptr || (n > 0 && d_in == nullptr)) return cudaErrorInvalidValue;
-  if (reinterpret_cast<uintptr_t>(d_in) % alignof(T) != 0) return cudaErrorMisalignedAddress;
+  if (temp_bytes < needed) return cudaErrorInvalidValue;
 
   if constexpr (kMayTakeWide) {
     if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
-      return launch_reduce<AnyOrder, kWide>(device, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
+      return launch_reduce<kWide>(device, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
   }
-  return launch_reduce<AnyOrder, kNarrow>(device, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
+  return launch_reduce<kNarrow>(device, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies

@@ -50,9 +50,13 @@ struct reduce_policy {
 // (A variable template, not a function, so that host and device code can both use it.)
 template <class T>
 inline constexpr unsigned vector_elements =
-    (sizeof(T) <= reduce_policy::vector_bytes && reduce_policy::vector_bytes % sizeof(T) == 0)
+    (sizeof(T) <= reduce_policy::vector_bytes && reduce_policy::vector_bytes % sizeof(T) == 0 &&
+     alignof(T) == sizeof(T))
         ? unsigned(reduce_policy::vector_bytes / sizeof(T))
         : 1u;
+// (alignof(T) == sizeof(T): the scalar head reaches a 16-byte boundary only from an address that
+// is a multiple of sizeof(T). An 8-byte struct of two floats may start 4 bytes past one, where no
+// number of whole elements does; such types are read one element at a time.)
 
 // Reduces whose kernels get a register budget (reduce_policy::min_blocks_per_sm): types of up to
 // 4 elements per vector, accumulators of up to 8 bytes.
@@ -93,6 +97,18 @@ constexpr bool takes_wide_tiles(uint64_t n) {
          (bytes > kWideAboveBytes || (bytes > kNarrowTileBytes && bytes <= kWideSingleBlockBytes));
 }
 
+// What is wrong with a reduce's pointers and count, found before any device is asked (the
+// dispatch maps it to cudaErrorInvalidValue or cudaErrorMisalignedAddress). `temp` is the temp
+// storage of a run (not a size query); its tagged partials are 8-byte words.
+enum class argument_problem { none, null_pointer, misaligned };
+inline argument_problem check_reduce_arguments(const void* temp, const void* in, size_t in_align, const void* out,
+                                               size_t out_align, uint64_t n) {
+  if (temp == nullptr || out == nullptr || (n > 0 && in == nullptr)) return argument_problem::null_pointer;
+  const auto misaligned = [](const void* p, size_t align) { return reinterpret_cast<uintptr_t>(p) % align != 0; };
+  if (misaligned(in, in_align) || misaligned(out, out_align) || misaligned(temp, 8)) return argument_problem::misaligned;
+  return argument_problem::none;
+}
+
 struct reduce_plan {
   uint64_t head = 0;    // scalar elements before the first aligned vector
   uint64_t vectors = 0; // whole vectors in the body
@@ -102,10 +118,10 @@ struct reduce_plan {
 
 // `address` is the byte address of element 0 (a multiple of elem_bytes), `elem_bytes` = sizeof(T),
 // `vec_elems` is vector_elements<T>, `max_blocks` = SMs × resident blocks per SM,
-// `polled_max_blocks` the largest grid whose partials are polled (0: the reduce does not poll).
+// `shaped_max_blocks`: where not 0, a grid just past it (at most twice as many tiles) is cut to it.
 // `in_flight` is the vectors each thread loads per tile (the kernel's InFlight).
 inline reduce_plan plan_reduce(uint64_t n, uintptr_t address, size_t elem_bytes, unsigned vec_elems,
-                               unsigned threads, unsigned max_blocks, unsigned polled_max_blocks = 0,
+                               unsigned threads, unsigned max_blocks, unsigned shaped_max_blocks = 0,
                                unsigned in_flight = reduce_policy::vectors_in_flight) {
   reduce_plan p;
   if (vec_elems > 1) {
@@ -128,10 +144,11 @@ inline reduce_plan plan_reduce(uint64_t n, uintptr_t address, size_t elem_bytes,
   const uint64_t tiles = std::max<uint64_t>(1, (p.vectors + tile - 1) / tile);
   if (tiles <= reduce_policy::single_block_max_tiles) return p;  // grid 1
   p.grid = unsigned(std::min<uint64_t>(tiles, std::max<unsigned>(1, max_blocks)));
-  // Just past the polled limit, half the blocks taking two tiles each and polling their partials
-  // beat one tile each and the ticket path (H200, 2^21 floats: 9.0-9.9 against 9.4-10.7 µs).
-  if (polled_max_blocks > 0 && p.grid > polled_max_blocks && tiles <= 2ull * polled_max_blocks)
-    p.grid = polled_max_blocks;
+  // Just past one partial per combiner thread, half the blocks taking two tiles each beat one
+  // tile each (H200, 2^21 floats: 9.0-9.9 against 9.4-10.7 µs, measured when the larger grid
+  // also took a slower combine than the smaller one).
+  if (shaped_max_blocks > 0 && p.grid > shaped_max_blocks && tiles <= 2ull * shaped_max_blocks)
+    p.grid = shaped_max_blocks;
   return p;
 }
 
