@@ -14,6 +14,11 @@ find_cuda() {
     done
   fi
   command -v nvcc >/dev/null 2>&1 || die "nvcc not found: install the CUDA toolkit (13.0 or newer) and put its bin/ on PATH"
+  # The toolkit's release, from "Cuda compilation tools, release 13.0, V13.0.48".
+  local release
+  release="$(nvcc --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1/p' | head -1)"
+  [ -n "$release" ] && [ "$release" -ge 13 ] ||
+    die "nvcc $(command -v nvcc) is CUDA ${release:-of unknown release}: warpfold needs CUDA 13.0 or newer"
 }
 
 have_header() {
@@ -34,6 +39,18 @@ have_mpi() {
   return 1
 }
 
+# NCCL where CMake looks for it (cmake/multigpu.cmake): the toolkit, the default paths, NCCL_ROOT /
+# NCCL_HOME, or the Python wheel nvidia-nccl-cu13.
+have_nccl() {
+  local d nvcc_root
+  nvcc_root="$(dirname "$(dirname "$(command -v nvcc)")")"
+  for d in "$nvcc_root/include" "$nvcc_root/targets/"*/include /usr/include /usr/local/include \
+           "${NCCL_ROOT:-/nonexistent}/include" "${NCCL_HOME:-/nonexistent}/include"; do
+    [ -e "$d/nccl.h" ] && return 0
+  done
+  python3 -c "import nvidia.nccl" >/dev/null 2>&1
+}
+
 # Installs what is missing, through apt-get (as root, or with sudo). A machine that already has
 # the tools and headers (from any source) installs nothing.
 install_deps() {
@@ -46,18 +63,29 @@ install_deps() {
   have_header CLI/CLI.hpp || pkgs+=(libcli11-dev)
   have_header nlohmann/json.hpp || pkgs+=(nlohmann-json3-dev)
   have_mpi || pkgs+=(libopenmpi-dev openmpi-bin)
+  local want_nccl=0
+  have_nccl || want_nccl=1
   # The report's figures: matplotlib in the system Python (scripts/report/run_assembler.sh finds it).
   if ! python3 -c "import matplotlib, markdown" >/dev/null 2>&1 &&
      ! /usr/bin/python3 -c "import matplotlib, markdown" >/dev/null 2>&1; then
     pkgs+=(python3-matplotlib python3-markdown)
   fi
-  [ ${#pkgs[@]} -eq 0 ] && return 0
-  log "installing missing Debian packages: ${pkgs[*]}"
+  [ ${#pkgs[@]} -eq 0 ] && [ $want_nccl -eq 0 ] && return 0
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install ${pkgs[*]} by hand"
-  $sudo apt-get update -qq || die "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null || die "apt-get install ${pkgs[*]} failed"
+  if [ ${#pkgs[@]} -gt 0 ]; then
+    log "installing missing Debian packages: ${pkgs[*]}"
+    command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install ${pkgs[*]} by hand"
+    $sudo apt-get update -qq || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null || die "apt-get install ${pkgs[*]} failed"
+  fi
+  # NCCL (libnccl-dev) is in Debian's non-free section and NVIDIA's CUDA repository, which a
+  # machine may not list: tried, and without it the multi-GPU parts are left out, visibly.
+  if [ $want_nccl -eq 1 ] && command -v apt-get >/dev/null 2>&1; then
+    if [ ${#pkgs[@]} -eq 0 ]; then $sudo apt-get update -qq >/dev/null 2>&1 || true; fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libnccl-dev >/dev/null 2>&1 ||
+      log "libnccl-dev not available from apt: warpfold multigpu and its tests will not be built"
+  fi
 }
 
 configure_and_build() {

@@ -29,18 +29,24 @@ configure_and_build -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 || { ta
 say "build: $(( $(date +%s) - start )) s"
 bin="$BUILD_DIR/src/warpfold"
 
+# Every stage runs whatever an earlier one gave; a failed test suite or lesson makes the exit 1.
+failed=0
 if want tests; then
   "$BUILD_DIR/tests/warpfold_gpu_tests" --gtest_brief=1 >"$OUT/gpu-tests.log" 2>&1
-  say "gpu tests (exit $?): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests.log" | tr '\n' ' ')"
+  rc=$?; [ $rc -ne 0 ] && failed=1
+  say "gpu tests (exit $rc): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests.log" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \]' "$OUT/gpu-tests.log" | head -20 | tee -a "$summary"
   "$BUILD_DIR/tests/warpfold_cpu_tests" --gtest_brief=1 >"$OUT/cpu-tests.log" 2>&1
-  say "cpu tests (exit $?): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/cpu-tests.log" | tr '\n' ' ')"
+  rc=$?; [ $rc -ne 0 ] && failed=1
+  say "cpu tests (exit $rc): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/cpu-tests.log" | tr '\n' ' ')"
 fi
 
 # Every lesson: JSON for scripts and Markdown for docs/, the table into the summary.
 run_lesson() {  # NAME ARGS...
   local name="$1"; shift
-  "$bin" "$@" --format json --out "$results/$name.json"; say "$name exit $?"
+  "$bin" "$@" --format json --out "$results/$name.json"
+  local rc=$?; [ $rc -ne 0 ] && failed=1
+  say "$name exit $rc"
   "$bin" "$@" --format md --out "$results/$name.md" >/dev/null 2>&1
   cat "$results/$name.md" >>"$summary" 2>/dev/null
 }
@@ -49,7 +55,9 @@ want sweep && run_lesson sweep ladder --block-sweep --reps 10
 for cmd in divergence info grid nested; do want "$cmd" && run_lesson "$cmd" "$cmd"; done
 if want nested; then "$bin" nested hello 2>&1 | tee -a "$summary"; fi
 if want bench; then
-  "$bin" bench --format json --out "$results/bench.json"; say "bench exit $?"
+  "$bin" bench --format json --out "$results/bench.json"
+  rc=$?; [ $rc -ne 0 ] && failed=1
+  say "bench exit $rc"
   python3 "$WARPFOLD_ROOT/scripts/bench_summary.py" "$results/bench.json" 2>&1 | tee -a "$summary"
 fi
 # profiler
@@ -78,4 +86,5 @@ if want report; then
   "$bin" report --out "$results/report" 2>&1 | tail -12 | tee -a "$summary"
 fi
 tar -C "$OUT" -czf "$OUT/results.tgz" results && rm -rf "$results"
-say "== done in $(( $(date +%s) - start )) s"
+say "== done in $(( $(date +%s) - start )) s$([ $failed -ne 0 ] && echo ', with failures above')"
+exit $failed

@@ -1,11 +1,14 @@
 #include "bench/bench_run.hpp"
 
+#include "harness/host_memory.hpp"
+
 #include "harness/device_buffer.hpp"
 #include "harness/gpu_timer.hpp"
 #include "harness/random_data.hpp"
 #include "lab/run_context.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -150,30 +153,57 @@ std::vector<report::Column> columns() {
 }  // namespace
 
 void parse_pow2_axis(const std::string& text, BenchOptions& o) {
-  unsigned a = 0, b = 0, c = 1;
-  char tail = 0;
-  const int got = std::sscanf(text.c_str(), "%u:%u:%u%c", &a, &b, &c, &tail);
-  if ((got != 2 && got != 3) || c == 0 || a > b || b > kMaxLog2) {
-    throw std::invalid_argument("'" + text + "' is not a power-of-two axis: write MIN:MAX or MIN:MAX:STEP with 0 ≤ MIN ≤ MAX ≤ " +
-                                std::to_string(kMaxLog2) + " and STEP ≥ 1 (e.g. 10:30 or 10:30:2)");
+  auto bad = [&text]() {
+    return std::invalid_argument("'" + text + "' is not a power-of-two axis: write MIN:MAX or MIN:MAX:STEP with 0 ≤ MIN ≤ MAX ≤ " +
+                                 std::to_string(kMaxLog2) + " and 1 ≤ STEP ≤ " + std::to_string(kMaxLog2) +
+                                 " (e.g. 10:30 or 10:30:2)");
+  };
+  // std::from_chars takes neither a sign nor spaces, and each field must be consumed whole, so
+  // "-1", "+3", "20abc" and an empty field are refused rather than read as something else.
+  std::vector<unsigned> fields;
+  for (size_t begin = 0;;) {
+    const size_t end = std::min(text.find(':', begin), text.size());
+    unsigned value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data() + begin, text.data() + end, value);
+    if (ec != std::errc() || ptr != text.data() + end || begin == end) throw bad();
+    fields.push_back(value);
+    if (end == text.size()) break;
+    begin = end + 1;
   }
-  o.log2_min = a;
-  o.log2_max = b;
-  o.log2_step = c;
+  if (fields.size() != 2 && fields.size() != 3) throw bad();
+  BenchOptions parsed = o;
+  parsed.log2_min = fields[0];
+  parsed.log2_max = fields[1];
+  parsed.log2_step = fields.size() == 3 ? fields[2] : 1;
+  if (!axis_is_valid(parsed)) throw bad();
+  o = parsed;
+}
+
+bool axis_is_valid(const BenchOptions& o) {
+  return o.log2_min <= o.log2_max && o.log2_max <= kMaxLog2 && o.log2_step >= 1 && o.log2_step <= kMaxLog2;
+}
+
+std::vector<unsigned> axis_exponents(const BenchOptions& o) {
+  if (!axis_is_valid(o)) throw std::invalid_argument("bad power-of-two axis");
+  std::vector<unsigned> exponents;
+  // A 64-bit counter: the last step may pass log2_max by up to kMaxLog2 without wrapping around.
+  for (uint64_t k = o.log2_min; k <= o.log2_max; k += o.log2_step) exponents.push_back(unsigned(k));
+  return exponents;
 }
 
 BenchOutcome run_bench(const BenchOptions& o) {
-  if (o.log2_min > o.log2_max || o.log2_max > kMaxLog2 || o.log2_step == 0) {
-    throw std::invalid_argument("bad power-of-two axis");
-  }
+  const std::vector<unsigned> exponents = axis_exponents(o);
   if (o.reps < 1) throw std::invalid_argument("reps must be at least 1");
   if (o.types.empty() || o.ops.empty()) throw std::invalid_argument("no type or no operator to benchmark");
 
   BenchOutcome out;
   report::Report& r = out.report;
-  const uint64_t seed = o.seed ? o.seed : harness::fresh_seed();
-  const uint64_t max_n = uint64_t(1) << o.log2_max;
-  r.preamble.push_back("warpfold bench: n = 2^" + std::to_string(o.log2_min) + " … 2^" + std::to_string(o.log2_max) +
+  const uint64_t seed = o.seed ? *o.seed : harness::fresh_seed();
+  // The largest size run: 2^log2_max, or below it where the step does not land on it.
+  const unsigned max_log2 = exponents.back();
+  const uint64_t max_n = uint64_t(1) << max_log2;
+  r.preamble.push_back("warpfold bench: n = 2^" + std::to_string(o.log2_min) + " … 2^" + std::to_string(max_log2) +
+                       (o.log2_step > 1 ? " in steps of " + std::to_string(o.log2_step) : std::string()) +
                        ", " + std::to_string(o.reps) + " reps, " + (o.cold ? "cold L2 (flushed before each rep)" : "hot L2") +
                        ", seed " + std::to_string(seed));
   r.meta["command"] = "bench";
@@ -186,8 +216,10 @@ BenchOutcome run_bench(const BenchOptions& o) {
   out.gpu_ran = true;
   size_t widest = 0;
   for (auto t : o.types) widest = std::max(widest, element_bytes(t));
-  ctx.require_device_memory(max_n * widest + 2 * ctx.device().l2_bytes + (256u << 20),
-                            "n = 2^" + std::to_string(o.log2_max) + " elements of " + std::to_string(widest) + " bytes");
+  const std::string largest_input = "n = 2^" + std::to_string(max_log2) + " elements of " + std::to_string(widest) + " bytes";
+  ctx.require_device_memory(max_n * widest + 2 * ctx.device().l2_bytes + (256u << 20), largest_input);
+  // The input of one type at a time is made on the host, then copied.
+  harness::require_host_memory(max_n * widest, largest_input);
   const double peak = ctx.read_bandwidth_gbps();
   const double theoretical = harness::theoretical_bandwidth_gbps(ctx.device().mem_clock_khz, ctx.device().mem_bus_width_bits);
   const cudaStream_t stream = ctx.stream();
@@ -211,17 +243,18 @@ BenchOutcome run_bench(const BenchOptions& o) {
   t.title = "device-wide reduce: warpfold vs CUB vs Thrust vs CPU";
   t.columns = columns();
   for (ElementType type : o.types) {
-    const HostData host = make_data(type, max_n, seed ^ uint64_t(type));
+    const HostData host = harness::with_host_memory(max_n * element_bytes(type), largest_input,
+                                           [&] { return make_data(type, max_n, seed ^ uint64_t(type)); });
     harness::DeviceBuffer<char> d_in(host.bytes.size());
     WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), host.bytes.data(), host.bytes.size(), cudaMemcpyHostToDevice, stream));
     WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream));
     for (ReduceOp op : o.ops) {
-      for (unsigned k = o.log2_min; k <= o.log2_max; k += o.log2_step) {
+      for (unsigned k : exponents) {
         const uint64_t n = uint64_t(1) << k;
         const Reference ref = reference_for(host, n, op);
         const double bytes = double(n) * element_bytes(type);
         // thrust::reduce synchronises on every call, so it is timed on its own, after the others.
-        // warpfold::any_order changes only float and double sums: its rows appear there alone.
+        // warpfold::any_order may matter only for float and double sums: its rows appear there alone.
         const bool any_order_differs = op == ReduceOp::sum && type != ElementType::int32;
         std::vector<Library> libs{Library::cub, Library::warpfold, Library::thrust};
         if (any_order_differs) libs.push_back(Library::warpfold_any_order);
@@ -281,7 +314,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
   t.notes.push_back("vs CUB: CUB's median time / the row's median time (above 1: faster than CUB)");
   t.notes.push_back("x floor: the row's median time / the launch floor timed with it (interleaved with CUB and warpfold)");
   t.notes.push_back("cub, warpfold and the empty kernel are timed interleaved, one repetition of each per round, while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
-  t.notes.push_back("warpfold any_order: warpfold::reduce(..., warpfold::any_order), the opt-in mode whose float and double sums combine blocks with atomics (not bitwise reproducible); shown for those rows only");
+  t.notes.push_back("warpfold any_order: warpfold::reduce(..., warpfold::any_order), which permits a combine in any order for float and double sums; it takes the same ordered combine today, so this row times the same kernel again: a gauge of the run's noise");
   if (!floors_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(floors_ms.begin(), floors_ms.end());
     std::snprintf(line, sizeof line, "launch floor timed with each size: %.2f … %.2f us", *lo * 1e3, *hi * 1e3);

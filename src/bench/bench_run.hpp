@@ -5,6 +5,7 @@
 #include "bench/reduce_runners.hpp"
 #include "report/table.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace warpfold::bench {
@@ -17,7 +18,7 @@ struct BenchOptions {
   int warmup = 5;
   bool cold = false;      // flush L2 (untimed) before every repetition
   bool cpu = true;        // time the CPU reference too
-  uint64_t seed = 0;      // 0: fresh
+  std::optional<uint64_t> seed;  // fresh when not given
 };
 
 struct BenchOutcome {
@@ -26,11 +27,19 @@ struct BenchOutcome {
   bool check_failed = false;  // warpfold's result outside its bound at some size
 };
 
-// Throws std::invalid_argument for an empty or reversed axis, log2 > 34, reps < 1, or sizes that
-// do not fit in device memory.
+// Throws std::invalid_argument for a bad axis (see axis_is_valid), reps < 1, or sizes that do not
+// fit in device or host memory.
 BenchOutcome run_bench(const BenchOptions& options);
 
-// "10:30" or "10:30:2" → (min, max, step); throws std::invalid_argument.
+// "10:30" or "10:30:2" → (min, max, step): unsigned decimal fields only, nothing else in the text,
+// and an axis that axis_is_valid accepts; throws std::invalid_argument naming the text otherwise.
 void parse_pow2_axis(const std::string& text, BenchOptions& options);
+
+// 0 ≤ log2_min ≤ log2_max ≤ 34 and 1 ≤ log2_step ≤ 34.
+bool axis_is_valid(const BenchOptions& options);
+
+// The exponents the bench runs: log2_min, log2_min + step, … up to log2_max. Throws
+// std::invalid_argument for an axis that is not valid.
+std::vector<unsigned> axis_exponents(const BenchOptions& options);
 
 }  // namespace warpfold::bench

@@ -12,8 +12,8 @@ namespace warpfold::bench {
 
 enum class ElementType { int32, float32, float64 };
 enum class ReduceOp { sum, max };
-// warpfold_any_order: warpfold::reduce with warpfold::any_order (differs only for float and
-// double sums, the only rows where it is run).
+// warpfold_any_order: warpfold::reduce with warpfold::any_order (run for float and double sums,
+// where it permits an any-order combine; today the same kernel as warpfold's).
 enum class Library { warpfold, cub, thrust, warpfold_any_order };
 
 std::string to_string(ElementType t);

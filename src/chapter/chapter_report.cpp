@@ -13,9 +13,7 @@
 #include <cmath>
 #include <ctime>
 
-#ifndef WARPFOLD_GIT_COMMIT
-#define WARPFOLD_GIT_COMMIT "unknown"
-#endif
+#include "warpfold_commit.h"  // WARPFOLD_GIT_COMMIT, written at build time (cmake/commit_stamp.cmake)
 
 namespace warpfold::chapter {
 namespace {

@@ -1,5 +1,7 @@
 #include "cli/bench_command.hpp"
 
+#include "cli/seed_check.hpp"
+
 #include <iostream>
 
 namespace warpfold::cli {
@@ -31,20 +33,11 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
   sub->add_option("--reps", o.bench.reps, "timed repetitions per measurement")->check(CLI::Range(1, 100000))->capture_default_str();
   sub->add_flag("--cold", o.bench.cold, "flush L2 (untimed) before every repetition");
   sub->add_flag("--no-cpu", o.no_cpu, "leave out the CPU rows");
-  sub->add_option("--seed", o.bench.seed, "seed of the random input (default: fresh each run)");
+  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)")->check(seed_check());
   add_output_options(*sub, o.output);
 
   return {sub, [&o]() {
-            bench::parse_pow2_axis(o.pow2, o.bench);
-            o.bench.types.clear();
-            for (const auto& t : o.types) {
-              o.bench.types.push_back(t == "int32" ? bench::ElementType::int32
-                                      : t == "float" ? bench::ElementType::float32
-                                                     : bench::ElementType::float64);
-            }
-            o.bench.ops.clear();
-            for (const auto& op : o.ops) o.bench.ops.push_back(op == "sum" ? bench::ReduceOp::sum : bench::ReduceOp::max);
-            o.bench.cpu = !o.no_cpu;
+            o.bench = resolved_bench_options(o);
             const bench::BenchOutcome outcome = bench::run_bench(o.bench);
             emit(outcome.report, o.output);
             if (!outcome.gpu_ran) {
@@ -58,6 +51,22 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
             }
             return int(kExitOk);
           }};
+}
+
+bench::BenchOptions resolved_bench_options(const BenchCommandOptions& o) {
+  bench::BenchOptions b = o.bench;
+  bench::parse_pow2_axis(o.pow2, b);
+  b.types.clear();
+  for (const auto& t : o.types) {
+    b.types.push_back(t == "int32"   ? bench::ElementType::int32
+                      : t == "float" ? bench::ElementType::float32
+                                     : bench::ElementType::float64);
+  }
+  b.ops.clear();
+  for (const auto& op : o.ops) b.ops.push_back(op == "sum" ? bench::ReduceOp::sum : bench::ReduceOp::max);
+  b.cpu = !o.no_cpu;
+  if (o.seed_option && o.seed_option->count()) b.seed = o.seed;  // 0 included: any given seed is used as given
+  return b;
 }
 
 }  // namespace warpfold::cli

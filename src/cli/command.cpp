@@ -2,21 +2,11 @@
 
 #include "cli/count_parse.hpp"
 
-#include <filesystem>
-
 namespace warpfold::cli {
 
 CLI::Validator output_file_check() {
-  return CLI::Validator(
-      [](std::string& path) -> std::string {
-        const auto parent = std::filesystem::path(path).parent_path();
-        if (path.empty() || std::filesystem::is_directory(path)) return "'" + path + "' is not a file name";
-        if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-          return "directory '" + parent.string() + "' does not exist";
-        }
-        return {};
-      },
-      "FILE");
+  // Checked while the arguments are, so an unwritable path fails before the run, not after it.
+  return CLI::Validator([](std::string& path) { return report::output_problem(path).value_or(""); }, "FILE");
 }
 
 void add_output_options(CLI::App& sub, OutputOptions& out) {

@@ -34,7 +34,7 @@ struct OutputOptions {
 
 void add_output_options(CLI::App& sub, OutputOptions& out);
 
-// CLI11 check: a file name whose directory exists (for --out and other files a command writes).
+// CLI11 check: a path report::write_output can write (for --out and other files a command writes).
 CLI::Validator output_file_check();
 
 // Renders and writes the report as the user asked.

@@ -1,45 +1,84 @@
 #include "cli/fuzz_command.hpp"
 
+#include "cli/seed_check.hpp"
+
+#include <cctype>
+#include <cmath>
 #include <iostream>
 
 namespace warpfold::cli {
+namespace {
+
+// A finite number of seconds in [kMinFuzzSeconds, kMaxFuzzSeconds], the whole text read: "inf",
+// "1e308" or "5s" would run forever or mean something else than was written.
+CLI::Validator fuzz_seconds_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          size_t used = 0;
+          const double v = s.empty() || std::isspace(static_cast<unsigned char>(s[0])) ? NAN : std::stod(s, &used);
+          if (used == s.size() && std::isfinite(v) && v >= fuzz::kMinFuzzSeconds && v <= fuzz::kMaxFuzzSeconds) return {};
+        } catch (const std::exception&) {
+        }
+        return "seconds must be a positive number from " + report::format_number(fuzz::kMinFuzzSeconds) + " to " +
+               report::format_number(fuzz::kMaxFuzzSeconds) + " (a day), not '" + s + "'";
+      },
+      "SECONDS");
+}
+
+}  // namespace
 
 Command add_fuzz_command(CLI::App& app, FuzzCommandOptions& o) {
   CLI::App* sub = app.add_subcommand(
       "fuzz", "random types, operators, sizes, pointer offsets and block sizes against the CPU reference");
-  sub->add_option("--seconds", o.fuzz.seconds, "how long to run")
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            try {
-              if (std::stod(s) > 0) return {};
-            } catch (const std::exception&) {
-            }
-            return "seconds must be a positive number, not '" + s + "'";
-          },
-          "SECONDS"))
-      ->capture_default_str();
-  sub->add_option("--seed", o.fuzz.seed, "run seed (default: fresh; printed, with every failing case's seed)");
-  sub->add_option("--max-n", o.fuzz.max_n, "largest input size (up to 2^28)")
+  CLI::Option* seconds = sub->add_option("--seconds", o.fuzz.seconds, "how long to run")
+                             ->check(fuzz_seconds_check())
+                             ->capture_default_str();
+  CLI::Option* seed = sub->add_option("--seed", o.seed, "run seed (default: fresh; printed, with every failing case's seed)")
+                          ->check(seed_check());
+  o.seed_option = seed;
+  sub->add_option("--max-n", o.fuzz.max_n, "largest input size (up to 2^28); a replay needs the run's")
       ->transform(count_transform())
-      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 28))
+      ->check(CLI::Range(uint64_t(1), fuzz::kMaxFuzzN))
       ->default_str("2^24");
-  CLI::Option* replay = sub->add_option("--replay", o.replay, "run the one case with this case seed");
+  CLI::Option* replay = sub->add_option("--replay", o.replay,
+                                         "run the one case with this case seed (with the --max-n of the run that printed it)")
+                             ->check(seed_check());
+  o.replay_option = replay;
+  // A replay runs one case from its case seed: a duration or a run seed would be ignored.
+  replay->excludes(seconds);
+  replay->excludes(seed);
   add_output_options(*sub, o.output);
-  return {sub, [&o, replay]() {
-            if (replay->count()) o.fuzz.replay = o.replay;
+  return {sub, [&o]() {
+            o.fuzz = resolved_fuzz_options(o);
             const fuzz::FuzzRunOutcome outcome = fuzz::run_fuzz(o.fuzz);
             emit(outcome.report, o.output);
-            if (!outcome.gpu_ran) {
-              std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))
-                        << ": fuzzing needs a GPU\n";
-              return int(kExitNoDevice);
-            }
-            if (outcome.failures) {
-              std::cerr << "warpfold: " << outcome.failures << " of " << outcome.cases << " fuzz cases failed\n";
-              return int(kExitCheckFailed);
-            }
-            return int(kExitOk);
+            return fuzz_exit_code(outcome);
           }};
+}
+
+fuzz::FuzzOptions resolved_fuzz_options(const FuzzCommandOptions& o) {
+  fuzz::FuzzOptions f = o.fuzz;
+  if (o.seed_option && o.seed_option->count()) f.seed = o.seed;  // 0 included: any given seed is used as given
+  if (o.replay_option && o.replay_option->count()) f.replay = o.replay;
+  return f;
+}
+
+int fuzz_exit_code(const fuzz::FuzzRunOutcome& outcome) {
+  if (!outcome.gpu_ran) {
+    std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))
+              << ": fuzzing needs a GPU\n";
+    return kExitNoDevice;
+  }
+  if (outcome.cases == 0) {
+    std::cerr << "warpfold: no fuzz case ran: nothing was tested\n";
+    return kExitRuntimeError;
+  }
+  if (outcome.failures) {
+    std::cerr << "warpfold: " << outcome.failures << " of " << outcome.cases << " fuzz cases failed\n";
+    return kExitCheckFailed;
+  }
+  return kExitOk;
 }
 
 }  // namespace warpfold::cli

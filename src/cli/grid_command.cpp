@@ -2,6 +2,7 @@
 
 #include "cli/lab_finish.hpp"
 #include "cli/profile_pass_option.hpp"
+#include "cli/seed_check.hpp"
 #include "lab/profile_pass.hpp"
 
 namespace warpfold::cli {
@@ -27,7 +28,8 @@ Command add_grid_command(CLI::App& app, GridCommandOptions& o) {
   sub->add_option("--blocks", o.blocks, "block shapes, e.g. 32x32,64x2 (default: the book's 15 shapes)")
       ->check(block_shapes_check());
   add_reps_option(*sub, o.lab.reps, "per shape");
-  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random matrices (default: fresh each run)");
+  o.seed_option =
+      sub->add_option("--seed", o.seed, "seed of the random matrices (default: fresh each run)")->check(seed_check());
   add_output_options(*sub, o.output);
   add_profile_pass_option(*sub, o.profile_pass);
   return {sub, [&o]() {

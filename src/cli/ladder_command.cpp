@@ -18,7 +18,9 @@ Command add_ladder_command(CLI::App& app, LadderCommandOptions& o) {
   sub->add_option("--variants", o.variants, "which variants to run")
       ->check(CLI::IsMember({"book", "fixed", "all"}))
       ->capture_default_str();
-  sub->add_flag("--block-sweep", o.lab.block_sweep, "time every block size 64..1024 and report the best per kernel");
+  // The sweep sets the block size itself: a --block beside it would be ignored, so it is refused.
+  sub->add_flag("--block-sweep", o.lab.block_sweep, "time every block size 64..1024 and report the best per kernel")
+      ->excludes(sub->get_option("--block"));
   o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
   add_output_options(*sub, o.output);
   add_profile_pass_option(*sub, o.profile_pass);

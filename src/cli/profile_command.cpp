@@ -11,6 +11,7 @@
 
 #include <iostream>
 #include <optional>
+#include <vector>
 
 namespace warpfold::cli {
 namespace {
@@ -126,6 +127,27 @@ CLI::App* add_lesson(CLI::App* lesson_app, NcuCliOptions& ncu, const std::string
   return lesson_app;
 }
 
+// The first of `sass_only` given on the command line, or nullptr. Those options sit on `profile`
+// itself, before a lesson's name, and belong to --sass: with a lesson they would go unused.
+const CLI::Option* sass_option_given(const std::vector<const CLI::Option*>& sass_only) {
+  for (const CLI::Option* option : sass_only) {
+    if (option->count()) return option;
+  }
+  return nullptr;
+}
+
+// The error for a --sass option given with `lesson`.
+std::string sass_option_with_lesson_error(const CLI::Option& option, const std::string& lesson) {
+  const std::string name = option.get_name();
+  std::string message = name + " is an option of --sass, which takes no lesson";
+  // A lesson has output options of its own, after its name: what the user most likely meant.
+  if (name == "--out" || name == "--format") {
+    message += "; the lesson takes its own after its name: warpfold profile " + lesson + " " + name + " " +
+               option.as<std::string>();
+  }
+  return message;
+}
+
 // The seed both runs use: the one given, else one drawn now.
 template <class LabOptions>
 LabOptions with_seed(LabOptions o) {
@@ -147,19 +169,29 @@ Command add_profile_command(CLI::App& app, ProfileCommandOptions& o) {
   sub->add_option("--sass", o.sass.kernel,
                   "print KERNEL's SASS and its summary (e.g. reduceInterleaved, book::reduceUnrollWarps8, "
                   "reduceCompleteUnroll<512>); needs cuobjdump, no GPU");
-  sub->add_option("--variant", o.sass.variant, "with --sass: the ladder's book or fixed kernels only")
-      ->check(CLI::IsMember({"book", "fixed", "all"}))
-      ->capture_default_str();
-  sub->add_option("--binary", o.sass.binary, "with --sass: the binary to read (default: this warpfold)")
-      ->check(CLI::ExistingFile);
-  sub->add_option("--cuobjdump", o.sass.cuobjdump, "with --sass: the cuobjdump executable");
-  sub->add_flag("--summary-only", o.sass.summary_only, "with --sass: the summary table without the listing");
+  std::vector<const CLI::Option*> sass_only{
+      sub->add_option("--variant", o.sass.variant, "with --sass: the ladder's book or fixed kernels only")
+          ->check(CLI::IsMember({"book", "fixed", "all"}))
+          ->capture_default_str(),
+      sub->add_option("--binary", o.sass.binary, "with --sass: the binary to read (default: this warpfold)")
+          ->check(CLI::ExistingFile),
+      sub->add_option("--cuobjdump", o.sass.cuobjdump, "with --sass: the cuobjdump executable"),
+      sub->add_flag("--summary-only", o.sass.summary_only, "with --sass: the summary table without the listing")};
   add_output_options(*sub, o.sass.output);
+  for (const char* name : {"--format", "--out"}) sass_only.push_back(sub->get_option(name));
 
-  return {sub, [&o, ladder, divergence, grid, nested]() {
-            const bool lesson = ladder->parsed() || divergence->parsed() || grid->parsed() || nested->parsed();
+  return {sub, [&o, ladder, divergence, grid, nested, sass_only]() {
+            std::string lesson_name;
+            for (const CLI::App* l : {ladder, divergence, grid, nested}) {
+              if (l->parsed()) lesson_name = l->get_name();
+            }
+            const bool lesson = !lesson_name.empty();
             if (lesson && !o.sass.kernel.empty()) {
               std::cerr << "warpfold: error: --sass takes no lesson: `warpfold profile --sass KERNEL`\n";
+              return int(kExitUsageError);
+            }
+            if (const CLI::Option* option = sass_option_given(sass_only); lesson && option) {
+              std::cerr << "warpfold: error: " << sass_option_with_lesson_error(*option, lesson_name) << "\n";
               return int(kExitUsageError);
             }
             if (!lesson && o.sass.kernel.empty()) {

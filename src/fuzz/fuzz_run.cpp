@@ -16,18 +16,41 @@ uint64_t case_seed(uint64_t run_seed, uint64_t i) {
   return mix();
 }
 
+namespace {
+
+// --max-n is part of the command: a case's size is drawn up to max_n, so the same case seed under
+// another max-n is another case.
+std::string replay_command_text(const std::string& case_seed, uint64_t max_n) {
+  return "warpfold fuzz --max-n " + std::to_string(max_n) + " --replay " + case_seed;
+}
+
+}  // namespace
+
+std::string replay_command(uint64_t case_seed, uint64_t max_n) {
+  return replay_command_text(std::to_string(case_seed), max_n);
+}
+
 FuzzRunOutcome run_fuzz(const FuzzOptions& o) {
-  if (!(o.seconds > 0)) throw std::invalid_argument("seconds must be positive");
-  if (o.max_n < 1 || o.max_n > (uint64_t(1) << 28)) throw std::invalid_argument("max-n must be between 1 and 2^28");
+  // The negated comparison also refuses NaN.
+  if (!(o.seconds >= kMinFuzzSeconds && o.seconds <= kMaxFuzzSeconds)) {
+    throw std::invalid_argument("seconds must be from " + report::format_number(kMinFuzzSeconds) + " to " +
+                                report::format_number(kMaxFuzzSeconds));
+  }
+  if (o.max_n < 1 || o.max_n > kMaxFuzzN) throw std::invalid_argument("max-n must be between 1 and 2^28");
 
   FuzzRunOutcome out;
   report::Report& r = out.report;
-  const uint64_t seed = o.seed ? o.seed : harness::fresh_seed();
+  const uint64_t seed = o.seed ? *o.seed : harness::fresh_seed();
   r.meta["command"] = "fuzz";
   r.meta["seed"] = seed;
-  r.preamble.push_back(o.replay ? "warpfold fuzz: replaying case seed " + std::to_string(*o.replay)
-                                : "warpfold fuzz: " + report::format_number(o.seconds) + " s, run seed " + std::to_string(seed) +
-                                      ", n up to " + std::to_string(o.max_n));
+  r.meta["max_n"] = o.max_n;
+  if (o.replay) {
+    r.preamble.push_back("warpfold fuzz: replaying one case: " + replay_command(*o.replay, o.max_n));
+  } else {
+    r.preamble.push_back("warpfold fuzz: " + report::format_number(o.seconds) + " s, run seed " + std::to_string(seed) +
+                         ", n up to " + std::to_string(o.max_n) +
+                         "; replay a case with: " + replay_command_text("CASE_SEED", o.max_n));
+  }
   lab::RunContext ctx = lab::RunContext::open(r);
   if (!ctx.has_device()) return out;
   out.gpu_ran = true;
@@ -36,8 +59,8 @@ FuzzRunOutcome run_fuzz(const FuzzOptions& o) {
   FuzzRunner runner(o.max_n, ctx.stream());
   const size_t ladder_kernels = lab::select_kernels(lab::VariantSelection::fixed).size();
   report::Table failures;
-  failures.title = "failures (replay one with: warpfold fuzz --replay SEED)";
-  failures.columns = {{"seed", "case seed"}, {"case", "case"}, {"detail", "detail"}};
+  failures.title = "failures";
+  failures.columns = {{"seed", "case seed"}, {"case", "case"}, {"detail", "detail"}, {"replay", "replay with"}};
   std::map<std::string, uint64_t> per_op;
 
   const auto start = std::chrono::steady_clock::now();
@@ -49,7 +72,7 @@ FuzzRunOutcome run_fuzz(const FuzzOptions& o) {
     ++per_op[to_string(c.op)];
     if (!result.ok) {
       ++out.failures;
-      failures.add_row({std::to_string(c.seed), describe(c), result.detail});
+      failures.add_row({std::to_string(c.seed), describe(c), result.detail, replay_command(c.seed, o.max_n)});
     }
   }
 

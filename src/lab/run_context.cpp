@@ -8,9 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-#ifndef WARPFOLD_GIT_COMMIT
-#define WARPFOLD_GIT_COMMIT "unknown"
-#endif
+#include "warpfold_commit.h"  // WARPFOLD_GIT_COMMIT, written at build time (cmake/commit_stamp.cmake)
 
 namespace warpfold::lab {
 namespace {

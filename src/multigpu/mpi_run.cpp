@@ -80,16 +80,19 @@ void check_process(const MultigpuOptions& o, const MpiSession& mpi, const std::s
 // Measures this process's GPU; on rank 0 also builds the report from every process's numbers.
 // Returns whether a check failed (every process learns it, so all exit alike).
 bool measure_and_report(MultigpuOptions& o, const MpiSession& mpi, const Readiness& ready, report::Report& report) {
-  if (mpi.rank() == 0 && o.seed == 0) o.seed = harness::fresh_seed();
-  mpi.broadcast_from_root(&o.seed, sizeof o.seed);
+  // Rank 0 decides the seed (the one given, else a fresh one) and every rank takes it.
+  uint64_t seed = 0;
+  if (mpi.rank() == 0) seed = o.seed ? *o.seed : harness::fresh_seed();
+  mpi.broadcast_from_root(&seed, sizeof seed);
+  o.seed = seed;
   ncclUniqueId id{};
   if (mpi.rank() == 0) id = distributed::new_unique_id();
   mpi.broadcast_from_root(&id, sizeof id);
 
   const distributed::communicators comm = distributed::communicators::init_rank(mpi.size(), id, mpi.rank(), ready.device);
   OwnedStream stream;
-  const auto pipeline = make_rank_pipeline(o.type, o.op, o.n_per_gpu, o.seed, mpi.rank(), comm[0], stream.get());
-  const ShardReference reference = reference_of_shard(o.type, o.n_per_gpu, o.seed, mpi.rank());
+  const auto pipeline = make_rank_pipeline(o.type, o.op, o.n_per_gpu, seed, mpi.rank(), comm[0], stream.get());
+  const ShardReference reference = reference_of_shard(o.type, o.n_per_gpu, seed, mpi.rank());
   std::vector<RankSummary> mine = measure_ranks({{mpi.rank(), ready.device, stream.get(), pipeline.get()}},
                                                 {reference}, o, [&] { mpi.barrier(); });
   describe_device(mine[0], ready.device);

@@ -29,7 +29,7 @@ struct MultigpuOptions {
   ReduceOp op = ReduceOp::sum;
   int reps = 20;
   int warmup = 3;
-  uint64_t seed = 0;  // 0: fresh
+  std::optional<uint64_t> seed;  // fresh when not given; any given seed, 0 included, is used as given
 };
 
 inline constexpr uint64_t kMaxElementsPerGpu = uint64_t(1) << 34;

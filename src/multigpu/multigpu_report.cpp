@@ -162,7 +162,7 @@ bool add_multigpu_results(report::Report& report, const RunFacts& f, const std::
   report.meta["op"] = bench::to_string(o.op);
   report.meta["reps"] = o.reps;
   report.meta["warmup"] = o.warmup;
-  report.meta["seed"] = o.seed;
+  report.meta["seed"] = o.seed.value();  // RunFacts holds the seed the run used
   report.meta["nccl_version"] = f.nccl_version;
   report.meta["nccl_nvls_enable"] = f.nvls;
   for (const auto& r : ranks) {
@@ -178,7 +178,7 @@ bool add_multigpu_results(report::Report& report, const RunFacts& f, const std::
   report.preamble.insert(report.preamble.begin(), "warpfold multigpu: " + to_string(o.mode) + " set-up (" +
                             (o.mode == Mode::single ? "one process, every GPU" : "one process per GPU") + "), " +
                             std::to_string(f.gpus) + " GPU(s) × n = " + std::to_string(o.n_per_gpu) + ", " +
-                            describe_elements(f) + ", seed " + std::to_string(o.seed));
+                            describe_elements(f) + ", seed " + std::to_string(o.seed.value()));
   report.preamble.push_back("NCCL " + f.nccl_version + ", " + f.nvls);
   if (!f.mpi_library.empty()) report.preamble.push_back("MPI: " + f.mpi_library);
   report.tables.push_back(per_gpu_table(f, ranks));

@@ -51,7 +51,8 @@ MultigpuOutcome run_single_process(const MultigpuOptions& options) {
   facts.gpus = resolve_gpu_count(o.gpus, present);
   facts.nvls = require_nvlink_multicast_off();
   for (int d = 0; d < facts.gpus; ++d) lab::require_free_device_memory(d, device_bytes_needed(o), describe_shard(o));
-  if (o.seed == 0) o.seed = harness::fresh_seed();
+  if (!o.seed) o.seed = harness::fresh_seed();
+  const uint64_t seed = *o.seed;
   facts.options = o;
   facts.nccl_version = loaded_nccl_version();
 
@@ -66,10 +67,10 @@ MultigpuOutcome run_single_process(const MultigpuOptions& options) {
   for (int d : devices) {
     WARPFOLD_CUDA_CHECK(cudaSetDevice(d));
     streams.push_back(std::make_unique<OwnedStream>());
-    pipelines.push_back(make_rank_pipeline(o.type, o.op, o.n_per_gpu, o.seed, d, comms[size_t(d)], streams.back()->get()));
+    pipelines.push_back(make_rank_pipeline(o.type, o.op, o.n_per_gpu, seed, d, comms[size_t(d)], streams.back()->get()));
     ranks.push_back({d, d, streams.back()->get(), pipelines.back().get()});
   }
-  for (int d : devices) references.push_back(reference_of_shard(o.type, o.n_per_gpu, o.seed, d));  // while the GPUs fill theirs
+  for (int d : devices) references.push_back(reference_of_shard(o.type, o.n_per_gpu, seed, d));  // while the GPUs fill theirs
 
   std::vector<RankSummary> summaries = measure_ranks(ranks, references, o, [] {});
   for (auto& s : summaries) describe_device(s, s.device);

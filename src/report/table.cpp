@@ -1,11 +1,19 @@
 #include "report/table.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace warpfold::report {
 namespace {
@@ -41,6 +49,66 @@ std::string md_escape(const std::string& s) {
   }
   return out;
 }
+
+std::string directory_of(const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+// Only a regular file with one name (or a new file) is written beside and renamed over: renaming
+// over a symlink, FIFO or device (`--out /dev/stdout`, `/dev/null`) would put a regular file in its
+// place, and over a file with other hard links would part it from them. Those are written in place.
+bool replaced_by_rename(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
+  return S_ISREG(st.st_mode) && st.st_nlink == 1;
+}
+
+mode_t current_umask() {
+  const mode_t mask = ::umask(0);  // the only way to read it; set back at once
+  ::umask(mask);
+  return mask;
+}
+
+bool write_all(int fd, const std::string& text) {
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
+// A uniquely named file beside `path` (PATH.XXXXXX.partial: the suffix that .gitignore and a
+// person recognise), removed on destruction unless released, so that neither a failed run nor two
+// runs writing the same path collide or leave it behind.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& path) : name_(path + ".XXXXXX.partial") {
+    fd_ = ::mkstemps(name_.data(), int(std::strlen(".partial")));
+    if (fd_ < 0) {
+      throw std::runtime_error("cannot create a temporary file in '" + directory_of(path) +
+                               "' for '" + path + "': " + std::strerror(errno));
+    }
+  }
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!released_) ::unlink(name_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  int fd() const { return fd_; }
+  const std::string& name() const { return name_; }
+  bool close() { return ::close(std::exchange(fd_, -1)) == 0; }
+  void release() { released_ = true; }
+
+ private:
+  std::string name_;
+  int fd_ = -1;
+  bool released_ = false;
+};
 
 void render_text(std::ostream& os, const Report& r) {
   for (const auto& line : r.preamble) os << line << "\n";
@@ -173,26 +241,61 @@ std::string format_number(double value) {
   return os.str();
 }
 
+std::optional<std::string> output_problem(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;  // the error_code forms: a path that cannot be examined is an answer, not a throw
+  if (path.empty() || fs::is_directory(path, ec)) return "'" + path + "' is not a file name";
+  const std::string dir = directory_of(path);
+  if (!fs::is_directory(dir, ec)) return "directory '" + dir + "' does not exist";
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) return "cannot write '" + path + "': " + std::strerror(errno);
+  } else if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0) {
+    // A dangling link: writing through it creates its target, so the target's directory counts.
+    const std::string target = (fs::path(dir) / fs::read_symlink(path, ec)).string();
+    if (::access(directory_of(target).c_str(), W_OK | X_OK) != 0) {
+      return "cannot create '" + target + "' (linked from '" + path + "'): " + std::strerror(errno);
+    }
+    return std::nullopt;
+  } else if (::access(path.c_str(), W_OK) != 0) {
+    return "cannot write '" + path + "': " + std::strerror(errno);
+  }
+  if (!replaced_by_rename(path)) return std::nullopt;
+  // The output will go through a temporary file beside it: prove now that one can be made there.
+  try {
+    TempFile probe(path);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return std::nullopt;
+}
+
 void write_output(const std::string& path, const std::string& text) {
   if (path.empty()) {
     std::cout << text << std::flush;
     return;
   }
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot open '" + path + "' for writing");
+  if (!replaced_by_rename(path)) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot open '" + path + "' for writing: " + std::strerror(errno));
     f << text;
     f.close();
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("cannot write '" + path + "'");
-    }
+    if (!f) throw std::runtime_error("cannot write '" + path + "'");
+    return;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot move the output into '" + path + "'");
+  struct stat old {};
+  const bool existed = ::stat(path.c_str(), &old) == 0;
+  TempFile tmp(path);
+  // mkstemps makes the file private (0600): give it the mode of the file it replaces, or the mode a
+  // plain open would have given a new file.
+  if (::fchmod(tmp.fd(), existed ? old.st_mode & 07777 : 0666 & ~current_umask()) != 0 ||
+      !write_all(tmp.fd(), text) || !tmp.close()) {
+    throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
   }
+  if (std::rename(tmp.name().c_str(), path.c_str()) != 0) {
+    throw std::runtime_error("cannot move the output into '" + path + "': " + std::strerror(errno));
+  }
+  tmp.release();
 }
 
 }  // namespace warpfold::report

@@ -43,8 +43,15 @@ std::string render(const Report& report, Format format);
 // A number as a person writes it: no trailing zeros ("1", "2.5", "0.125").
 std::string format_number(double value);
 
-// Writes `text` to stdout when `path` is empty, else to `path` through a temporary file renamed on
-// success, so a failed run never leaves a partial file that looks complete. Throws on I/O errors.
+// Writes `text` to stdout when `path` is empty. A new file, or a regular file with one name, is
+// written through a uniquely named temporary file beside it and renamed on success, so a failed run
+// never leaves a partial file that looks complete. Anything else (a symlink, FIFO or device such as
+// /dev/stdout) is written in place, so it stays what it is. Throws on I/O errors.
 void write_output(const std::string& path, const std::string& text);
+
+// Why write_output(path, ...) would fail (not a file name, missing or unwritable directory, a file
+// that may not be written), or nullopt: for checking an output path before any work is done.
+// Creates and removes a temporary file beside `path` where the output would be renamed into place.
+std::optional<std::string> output_problem(const std::string& path);
 
 }  // namespace warpfold::report

@@ -4,7 +4,9 @@
 #include "cli/command.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,5 +55,12 @@ std::string parse_command_error(cli::Command (*add)(CLI::App&, Options&), const 
   using Add = cli::Command (*)(CLI::App&, Options&);
   return parse_command_error<Options, Add>(add, name, std::move(args));
 }
+
+// Collects what std::cerr receives while alive.
+struct CaptureStderr {
+  std::ostringstream text;
+  std::streambuf* old = std::cerr.rdbuf(text.rdbuf());
+  ~CaptureStderr() { std::cerr.rdbuf(old); }
+};
 
 }  // namespace warpfold::testing

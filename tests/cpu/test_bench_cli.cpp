@@ -37,9 +37,8 @@ TEST(FuzzCli, BadValuesAreRejected) {
   EXPECT_NE(parse_command_error(cli::add_fuzz_command, "fuzz", {"--seconds", "0"}).find("positive"), std::string::npos);
   EXPECT_NE(parse_command_error(cli::add_fuzz_command, "fuzz", {"--seconds", "soon"}).find("positive"), std::string::npos);
   EXPECT_FALSE(parse_command_error(cli::add_fuzz_command, "fuzz", {"--max-n", "2^30"}).empty());
-  auto p = parse_command(cli::add_fuzz_command, "fuzz", {"--seconds", "2.5", "--replay", "77"});
-  EXPECT_DOUBLE_EQ(p->opts.fuzz.seconds, 2.5);
-  EXPECT_EQ(p->opts.replay, 77u);
+  EXPECT_DOUBLE_EQ(parse_command(cli::add_fuzz_command, "fuzz", {"--seconds", "2.5"})->opts.fuzz.seconds, 2.5);
+  EXPECT_EQ(parse_command(cli::add_fuzz_command, "fuzz", {"--replay", "77"})->opts.replay, 77u);
 }
 
 TEST(ReportCli, AnOutputDirectoryThatCannotBeMadeIsAnError) {

@@ -36,14 +36,14 @@ TEST(LadderCli, DefaultsAreTheBooks) {
 
 TEST(LadderCli, AcceptsPowerOfTwoNotation) {
   auto p = parse({"--n", "2^20+7", "--block", "128", "--reps", "5", "--variants", "fixed", "--format", "json",
-                  "--block-sweep", "--seed", "99"});
+                  "--seed", "99"});
   EXPECT_EQ(p->opts.lab.n, (uint64_t(1) << 20) + 7);
   EXPECT_EQ(p->opts.lab.block, 128u);
   EXPECT_EQ(p->opts.lab.reps, 5);
   EXPECT_EQ(p->opts.variants, "fixed");
   EXPECT_EQ(p->opts.output.format, "json");
-  EXPECT_TRUE(p->opts.lab.block_sweep);
   EXPECT_EQ(p->opts.seed, 99u);
+  EXPECT_TRUE(parse({"--block-sweep"})->opts.lab.block_sweep);  // without --block: the sweep sets it
 }
 
 TEST(LadderCli, RejectsBadBlockSizes) {

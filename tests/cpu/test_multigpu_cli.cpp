@@ -65,6 +65,12 @@ TEST(MultigpuCli, AcceptsEveryOption) {
   EXPECT_EQ(cli::resolve_multigpu_options(parse({"--type", "float"})->opts, env_of({})).type, ElementType::float32);
 }
 
+TEST(MultigpuCli, ZeroIsASeedLikeAnyOther) {
+  EXPECT_FALSE(cli::resolve_multigpu_options(parse({})->opts, env_of({})).seed);
+  EXPECT_EQ(cli::resolve_multigpu_options(parse({"--seed", "0"})->opts, env_of({})).seed, std::optional<uint64_t>(0));
+  EXPECT_FALSE(parse_error({"--seed", "-1"}).empty());  // not read as 2^64 - 1
+}
+
 TEST(MultigpuCli, RejectsBadValues) {
   EXPECT_NE(parse_error({"--n-per-gpu", "lots"}).find("not a valid count"), std::string::npos);
   EXPECT_FALSE(parse_error({"--n-per-gpu", "0"}).empty());

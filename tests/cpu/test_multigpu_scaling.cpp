@@ -43,7 +43,7 @@ std::vector<RankSummary> correct_ranks(const RunFacts& f) {
     RankSummary s;
     s.rank = s.device = r;
     std::strcpy(s.host, "node");
-    s.reference = reference_of_shard(f.options.type, f.options.n_per_gpu, f.options.seed, r);
+    s.reference = reference_of_shard(f.options.type, f.options.n_per_gpu, *f.options.seed, r);
     all = r == 0 ? s.reference : combine(all, s.reference);
     s.partial.integer = f.options.op == ReduceOp::sum ? s.reference.int_sum : int64_t(s.reference.max_value);
     s.partial.real = f.options.op == ReduceOp::sum ? double(s.reference.real_sum) : s.reference.max_value;

@@ -12,16 +12,10 @@
 
 using namespace warpfold;
 using warpfold::testing::parse_command;
+using warpfold::testing::CaptureStderr;
 using warpfold::testing::parse_command_error;
 
 namespace {
-
-// Collects what std::cerr receives while alive.
-struct CaptureStderr {
-  std::ostringstream text;
-  std::streambuf* old = std::cerr.rdbuf(text.rdbuf());
-  ~CaptureStderr() { std::cerr.rdbuf(old); }
-};
 
 auto parse_profile(std::vector<std::string> args) { return parse_command(cli::add_profile_command, "profile", std::move(args)); }
 
@@ -83,6 +77,29 @@ TEST(ProfileCli, NoLessonOrBothALessonAndSassAreUsageErrors) {
   EXPECT_EQ(parse_profile({"--sass", "reduceInterleaved", "ladder"})->cmd.run(), cli::kExitUsageError);
   EXPECT_NE(err.text.str().find("--sass takes no lesson"), std::string::npos);
   EXPECT_EQ(parse_profile({"nested", "hello"})->cmd.run(), cli::kExitUsageError);
+}
+
+TEST(ProfileCli, SassOptionsGivenWithALessonAreUsageErrors) {
+  const std::vector<std::vector<std::string>> cases{{"--out", "/tmp/warpfold-profile.txt", "ladder"},
+                                                    {"--format", "json", "ladder"},
+                                                    {"--variant", "book", "ladder"},
+                                                    {"--binary", "/bin/sh", "grid"},
+                                                    {"--summary-only", "divergence"},
+                                                    {"--cuobjdump", "/nonexistent/cuobjdump", "nested"}};
+  for (const auto& args : cases) {
+    CaptureStderr err;
+    EXPECT_EQ(parse_profile(args)->cmd.run(), cli::kExitUsageError) << args[0];
+    EXPECT_NE(err.text.str().find(args[0] + " is an option of --sass, which takes no lesson"), std::string::npos)
+        << err.text.str();
+  }
+  CaptureStderr err;
+  parse_profile({"--format", "json", "ladder", "--n", "2^10"})->cmd.run();
+  EXPECT_NE(err.text.str().find("warpfold profile ladder --format json"), std::string::npos) << err.text.str();
+  // After the lesson's name the output options are the lesson's own.
+  auto p = parse_profile({"ladder", "--format", "json", "--out", "/tmp/warpfold-profile.json"});
+  EXPECT_EQ(p->opts.ladder.output.format, "json");
+  EXPECT_EQ(p->opts.ladder.output.out, "/tmp/warpfold-profile.json");
+  EXPECT_EQ(p->opts.sass.output.format, "table");
 }
 
 TEST(ProfileCli, WithoutNcuExitCodeFiveAndWhereItLooked) {

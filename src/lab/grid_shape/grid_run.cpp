@@ -1,5 +1,6 @@
 #include "lab/grid_shape/grid_run.hpp"
 
+#include "harness/host_memory.hpp"
 #include "harness/gpu_timer.hpp"
 #include "harness/random_data.hpp"
 #include "lab/device_query/occupancy.hpp"
@@ -119,11 +120,14 @@ LabOutcome run_grid(const GridOptions& o) {
     return out;
   }
   out.gpu_ran = true;
-  ctx.require_device_memory(MatrixWorkspace::bytes_needed(o.nx, o.ny),
-                            "a " + std::to_string(o.nx) + " x " + std::to_string(o.ny) + " matrix sum");
+  const std::string matrices = "a " + std::to_string(o.nx) + " x " + std::to_string(o.ny) + " matrix sum";
+  ctx.require_device_memory(MatrixWorkspace::bytes_needed(o.nx, o.ny), matrices);
+  const size_t host_bytes = MatrixWorkspace::host_bytes_needed(o.nx, o.ny);
+  harness::require_host_memory(host_bytes, matrices);
   const double peak = ctx.read_bandwidth_gbps();
   const harness::DeviceLimits limits = harness::query_device_limits(0);
-  MatrixWorkspace ws(o.nx, o.ny, seed, ctx.stream());
+  MatrixWorkspace ws =
+      harness::with_host_memory(host_bytes, matrices, [&] { return MatrixWorkspace(o.nx, o.ny, seed, ctx.stream()); });
   const double bytes = 3.0 * double(o.nx * o.ny) * sizeof(float);
 
   for (BlockShape b : o.shapes) {

@@ -25,6 +25,8 @@ std::vector<float> book_matrix_data(size_t count, uint64_t seed) {
 
 size_t MatrixWorkspace::bytes_needed(uint64_t nx, uint64_t ny) { return 3 * nx * ny * sizeof(float); }
 
+size_t MatrixWorkspace::host_bytes_needed(uint64_t nx, uint64_t ny) { return 4 * nx * ny * sizeof(float); }
+
 MatrixWorkspace::MatrixWorkspace(uint64_t nx, uint64_t ny, uint64_t seed, cudaStream_t stream)
     : nx_(nx), ny_(ny), stream_(stream), got_(nx * ny), a_(nx * ny), b_(nx * ny), c_(nx * ny) {
   const std::vector<float> a = book_matrix_data(nx * ny, seed);

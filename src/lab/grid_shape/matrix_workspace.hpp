@@ -23,6 +23,8 @@ class MatrixWorkspace {
 
   // Device bytes for the three matrices (for a clear error before allocating).
   static size_t bytes_needed(uint64_t nx, uint64_t ny);
+  // Host bytes at the constructor's peak: A and B as drawn, A + B, and C's read-back buffer.
+  static size_t host_bytes_needed(uint64_t nx, uint64_t ny);
 
   // Async on the stream; a launch error is left for the caller's cudaGetLastError.
   void launch(BlockShape block, GridShape grid) const;

@@ -37,4 +37,14 @@ inline int64_t serial_sum(const int* data, size_t n) {
   return sum;
 }
 
+// The ladder's reference sum, computed apart from serial_sum (which is a timed row checked against
+// it): in 128 bits, from the last element to the first, so that a fault in either shows as a
+// mismatch instead of agreeing with itself. Throws std::overflow_error if the sum leaves int64.
+inline int64_t reference_sum(const int* data, size_t n) {
+  __int128 sum = 0;
+  for (size_t i = n; i-- > 0;) sum += data[i];
+  if (sum > INT64_MAX || sum < INT64_MIN) throw std::overflow_error("reference_sum: the sum does not fit in int64");
+  return static_cast<int64_t>(sum);
+}
+
 }  // namespace warpfold::lab

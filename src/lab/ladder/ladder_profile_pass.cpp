@@ -1,6 +1,8 @@
 // The ladder's profile pass (lab/profile_pass.hpp).
 #include "harness/random_data.hpp"
 #include "lab/ladder/cpu_reduce.hpp"
+#include "harness/host_memory.hpp"
+#include "lab/ladder/ladder_run.hpp"
 #include "lab/ladder/workspace.hpp"
 #include "lab/profile_pass.hpp"
 #include "lab/run_context.hpp"
@@ -16,6 +18,7 @@ std::string variant_label(std::string_view name, std::string_view variant) {
 profile::LaunchManifest ladder_profile_pass(const LadderOptions& o) {
   validate_ladder_options(o);
   if (o.block_sweep) throw std::invalid_argument("the profile runs one block size: drop --block-sweep");  // as ladder_profile
+  harness::require_host_memory(ladder_host_bytes(o.n), "the ladder at n = " + std::to_string(o.n));
   const std::vector<int> data = harness::random_ints(o.n, o.seed.value_or(harness::fresh_seed()));
   report::Report unused;
   RunContext ctx = RunContext::open(unused);

@@ -1,6 +1,7 @@
 #pragma once
 // `warpfold ladder`: every kernel of the reduction ladder, checked and timed on one input.
 
+#include "harness/int_sum_check.hpp"
 #include "lab/ladder/registry.hpp"
 #include "report/table.hpp"
 
@@ -31,8 +32,20 @@ struct LadderOutcome {
 };
 
 // Throws std::invalid_argument for options the ladder cannot run (n = 0, n too large for the
-// device's memory, a block size outside 32..1024 or not a power of two, reps < 1).
+// host's or the device's memory, a block size outside 32..1024 or not a power of two, reps < 1),
+// and std::runtime_error naming the size if host memory runs out all the same.
 LadderOutcome run_ladder(const LadderOptions& options);
+
+// Host bytes the ladder holds at once for n elements (checked before it allocates).
+uint64_t ladder_host_bytes(uint64_t n);
+
+// The CPU rows of the ladder's table (recursiveReduce, serial sum), timed over `reps` and checked
+// against `ref`; `failed` if either sum differs from it.
+struct LadderCpuRows {
+  std::vector<std::vector<nlohmann::json>> rows;
+  bool failed = false;
+};
+LadderCpuRows ladder_cpu_rows(const std::vector<int>& data, const harness::IntReference& ref, int reps);
 
 // Checks the options that need no device; throws std::invalid_argument with the reason.
 void validate_ladder_options(const LadderOptions& options);

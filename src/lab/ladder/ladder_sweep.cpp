@@ -6,7 +6,8 @@
 
 namespace warpfold::lab {
 
-report::Table block_sweep_table(const LadderWorkspace& ws, const std::vector<const LadderKernel*>& kernels,
+report::Table block_sweep_table(const LadderWorkspace& ws, const L2Flush& flush_l2,
+                                const std::vector<const LadderKernel*>& kernels,
                                 const LadderOptions& o, cudaStream_t stream, bool& reference_failed) {
   using nlohmann::json;
   report::Table t;
@@ -26,8 +27,13 @@ report::Table block_sweep_table(const LadderWorkspace& ws, const std::vector<con
       if (!check.launched) {
         row.push_back(nullptr);
       } else {
-        const auto stats = harness::time_on_stream(stream, o.warmup, o.reps, [&] { ws.restore(); },
-                                                   [&] { ws.launch(*k, b); });
+        const auto stats = harness::time_on_stream(
+            stream, o.warmup, o.reps,
+            [&] {
+              ws.restore();
+              flush_l2();
+            },
+            [&] { ws.launch(*k, b); });
         row.push_back(stats.median_ms);
         if (check.ok() && (best_ms.is_null() || stats.median_ms < best_ms.get<double>())) {
           best_ms = stats.median_ms;
@@ -46,6 +52,7 @@ report::Table block_sweep_table(const LadderWorkspace& ws, const std::vector<con
   }
   t.notes.push_back("best block: the fastest block size among those whose sum was correct");
   t.notes.push_back("'-': the kernel's launch rule launched nothing at that block size");
+  t.notes.push_back("the input is restored and L2 flushed (untimed) before every timed run");
   return t;
 }
 

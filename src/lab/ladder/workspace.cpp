@@ -22,6 +22,8 @@ size_t LadderWorkspace::bytes_needed(uint64_t n) {
   return (2 * (n + kPadding) + max_partials(n)) * sizeof(int);
 }
 
+size_t LadderWorkspace::host_bytes_needed(uint64_t n) { return (n + kPadding) * sizeof(int); }
+
 LadderWorkspace::LadderWorkspace(const std::vector<int>& input, int64_t exact_sum, cudaStream_t stream)
     : n_(input.size()),
       expected_(harness::wrap_to_int32(exact_sum)),

@@ -33,6 +33,8 @@ class LadderWorkspace {
 
   // Device bytes a workspace for n elements needs (for a clear error before allocating).
   static size_t bytes_needed(uint64_t n);
+  // Host bytes the constructor takes on top of `input` (its padded staging copy).
+  static size_t host_bytes_needed(uint64_t n);
 
   uint64_t n() const { return n_; }
   void restore() const;                                  // async on the stream, untimed
