@@ -19,8 +19,9 @@
 //   next call on the same stream; as with CUB, two reduces running at once need two.
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
 //   floating-point results are bitwise identical run to run. Each block stores its partial in
-//   temp storage as words tagged with the launch's own tag, and the grid's last block polls
-//   and folds them (detail/reduce_kernel.cuh). warpfold::any_order is accepted, and changes
+//   temp storage as words tagged for this reduce (from an epoch the temp storage carries from
+//   one reduce to the next), and the grid's last block polls and folds them
+//   (detail/reduce_kernel.cuh). warpfold::any_order is accepted, and changes
 //   nothing today (see below).
 // * Concurrency: reduces share no state: any number may run at once, on any streams, inside CUDA
 //   graphs or not, each with its own temp storage. The stream must belong to the current device.

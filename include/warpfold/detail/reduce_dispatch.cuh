@@ -20,8 +20,8 @@ namespace warpfold::detail {
 
 // --- launch --------------------------------------------------------------------------------
 
-// This process's salt for the launch tags (launch_tag): random, drawn once, so that tagged words
-// another process left in memory do not match this one's.
+// This process's salt for the partials' tags (launch_tag): random, drawn once, so that tagged
+// words another process left in memory do not match this one's.
 inline unsigned long long process_salt() {
   static const unsigned long long salt = [] {
     std::random_device device;

@@ -28,13 +28,18 @@ namespace warpfold::detail {
 // partial in its low half and half of the launch's 64-bit tag in its high half (the tag's high
 // half in even words, its low half in odd ones): a 64-bit store is single-copy atomic, so once
 // every word of a partial shows this launch's tag, every one of its 32-bit pieces is this
-// launch's. The tag is the launch's %gridid (unique per launch in a context, graph launches
-// included) XOR a random 64-bit salt drawn once per process: words left in temp storage by an
-// earlier launch never match, and other leftovers (another process's, a caller's data) match
-// with probability 2^-64. So nothing needs clearing before or after a reduce, and a reduce shares
-// no state with any other: any number may run at once, on any streams, captured in graphs or not.
+// launch's. The tag comes from an epoch, a 64-bit word at the start of the temp storage: every
+// block reads it on entry, and the combiner, once it holds every partial (so after every block's
+// read), stores epoch + 1 for the next reduce on that storage. The tag is the epoch XOR a random
+// 64-bit salt drawn once per process, mixed (splitmix64's finaliser). Temp storage serves one
+// reduce at a time (stream order, as with CUB), so successive reduces on it, graph replays
+// included, get successive epochs: words an earlier one left never match, and other leftovers
+// (garbage in fresh storage, another process's, a caller's data) match with probability 2^-64.
+// So nothing needs clearing before or after a reduce, and reduces share no state: any number
+// may run at once, on any streams, captured in graphs or not, each with its own temp storage.
 // (An earlier design kept tickets and partials in module memory, in 512 slots handed out in
-// turn; a reduce still running 512 calls later shared its slot with a new one.)
+// turn; a reduce still running 512 calls later shared its slot with a new one. The launch's
+// %gridid, tried as the tag, repeats between launches: it names a grid among those resident.)
 //
 // The combiner waits for the other blocks of its own grid only, never the reverse. Blocks of a
 // one-dimensional grid are dispatched in index order, so when the last one runs, all others have
@@ -43,17 +48,24 @@ namespace warpfold::detail {
 template <class Acc>
 inline constexpr unsigned kPartialWords = sizeof(Acc) <= 8 ? 2u : unsigned((sizeof(Acc) + 3) / 4);
 
-// Temp storage for the partials of up to `blocks` blocks.
+// Temp storage: the epoch word, then the partials of up to `blocks` blocks.
 template <class Acc>
 constexpr size_t tagged_partial_bytes(unsigned blocks) {
-  return size_t(blocks) * kPartialWords<Acc> * sizeof(unsigned long long);
+  return (1 + size_t(blocks) * kPartialWords<Acc>) * sizeof(unsigned long long);
 }
 
-// The launch's tag (see kPartialWords).
-__device__ __forceinline__ unsigned long long launch_tag(unsigned long long salt) {
-  unsigned long long grid_id;
-  asm("mov.u64 %0, %%gridid;" : "=l"(grid_id));
-  return grid_id ^ salt;
+// The epoch word at the start of temp storage (see kPartialWords).
+__device__ __forceinline__ cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> epoch_word(
+    unsigned long long* temp) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*temp);
+}
+
+// The tag of the reduce that found `epoch` in its temp storage.
+__device__ __forceinline__ unsigned long long launch_tag(unsigned long long epoch, unsigned long long salt) {
+  unsigned long long x = epoch ^ salt;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
 }
 
 // The tagged partials of one launch in temp storage.
@@ -155,7 +167,7 @@ struct reduce_params {
   const T* in;
   uint64_t n;
   reduce_plan plan;
-  unsigned long long* partials;  // temp storage: tagged_partial_bytes<Acc>(gridDim.x)
+  unsigned long long* temp;  // tagged_partial_bytes<Acc>(gridDim.x): the epoch, then the partials
   Out* out;
   Acc init;
   Op op;
@@ -276,7 +288,8 @@ __global__ void __launch_bounds__(reduce_policy::threads,
   // partials before its own block reduction, so that partials already stored cost it no round
   // trip after the reduction. Thread t polls block t (warp 0 alone up to 32 blocks).
   const bool combiner = gridDim.x > 1 && blockIdx.x == gridDim.x - 1;
-  const tagged_partials<Acc> partials{p.partials, gridDim.x, launch_tag(p.salt)};
+  const unsigned long long epoch = gridDim.x > 1 ? epoch_word(p.temp).load(cuda::memory_order_relaxed) : 0;
+  const tagged_partials<Acc> partials{p.temp + 1, gridDim.x, launch_tag(epoch, p.salt)};
   unsigned long long first_seen[tagged_partials<Acc>::kWords] = {};
   const bool polls_first = combiner && threadIdx.x < gridDim.x && threadIdx.x != blockIdx.x;
   if (polls_first) partials.load(threadIdx.x, first_seen);
@@ -310,7 +323,10 @@ __global__ void __launch_bounds__(reduce_policy::threads,
     Acc partial{};
     if (threadIdx.x < gridDim.x) partial = threadIdx.x == blockIdx.x ? own : partials.value(first_seen);
     const Acc total = warp::reduce_down_partial(partial, p.op, int(gridDim.x));
-    if (threadIdx.x == 0) *p.out = finish(total, true);
+    if (threadIdx.x == 0) {
+      *p.out = finish(total, true);
+      epoch_word(p.temp).store(epoch + 1, cuda::memory_order_relaxed);  // every block has read it
+    }
     return;
   }
   // Thread t folds the partials of blocks t, t + kThreads, … in order (the combiner's own from
@@ -351,7 +367,10 @@ __global__ void __launch_bounds__(reduce_policy::threads,
     }
   }
   const Acc total = block::reduce<kThreads>(g.acc, p.op, int(min(kThreads, gridDim.x)), storage);
-  if (threadIdx.x == 0) *p.out = finish(total, true);
+  if (threadIdx.x == 0) {
+    *p.out = finish(total, true);
+    epoch_word(p.temp).store(epoch + 1, cuda::memory_order_relaxed);  // every block has read it
+  }
 }
 
 }  // namespace warpfold::detail
