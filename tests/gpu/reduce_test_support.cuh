@@ -28,9 +28,10 @@ namespace warpfold::testing {
 // Sizes: empty, tiny, around vector and block boundaries, 2^k ± 1, not multiples of anything.
 inline const std::vector<uint64_t>& reduce_sizes() {
   // For 4-byte elements (tiles of 4096): up to 8192 one block reading two tiles; 2^20 fills
-  // exactly 256 tiles and blocks (the largest grid whose partials are polled); 2^20 - 1 leaves
-  // the last tile one short; 2^20 + 7 takes 257 tiles, which 256 polling blocks share; 2^21 + 5
-  // takes 513 tiles, 513 blocks and the ticket path (doubles: 1025 tiles, more than one wave).
+  // exactly 256 tiles and blocks (one partial per combiner thread); 2^20 - 1 leaves
+  // the last tile one short; 2^20 + 7 takes 257 tiles, which 256 blocks share; 2^21 + 5
+  // takes 513 tiles and blocks, two partials for some combiner threads (doubles: 1025 tiles, more
+  // than one wave).
   static const std::vector<uint64_t> sizes = [] {
     std::vector<uint64_t> all{0,    1,    2,    3,    15,   16,   17,   31,    33,           255,
                               256,  257,  1000, 4095, 4097, 8191, 8193, 65535, (1u << 16) + 3, (1u << 20) - 1,
