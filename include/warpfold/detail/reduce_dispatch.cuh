@@ -25,12 +25,8 @@ namespace warpfold::detail {
 inline unsigned long long process_salt() {
   static const unsigned long long salt = [] {
     std::random_device device;
-    unsigned long long x = (uint64_t(device()) << 32) ^ device();
-    x ^= uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-    // splitmix64's finaliser: every bit of the inputs reaches every bit of the salt.
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    const unsigned long long x = (uint64_t(device()) << 32) ^ device();
+    return mix64(x ^ uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
   }();
   return salt;
 }
@@ -42,8 +38,8 @@ inline constexpr auto single_pass_kernel = &single_pass<reduce_params<T, Acc, Ou
 
 // SMs × resident blocks of Kernel on the current device (at most max_per_sm per SM, where that is
 // not 0), asked once per device and kernel. (A template on the kernel itself, not its type:
-// kernels of one signature, like the default and any_order ones, may differ in registers and so
-// in occupancy.)
+// kernels of one signature, like the narrow and wide ones, may differ in registers and so in
+// occupancy.)
 template <auto Kernel>
 cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_sm = 0) {
   static std::atomic<unsigned> cache[kMaxDevices] = {};

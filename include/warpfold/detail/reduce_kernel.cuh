@@ -60,12 +60,17 @@ __device__ __forceinline__ cuda::atomic_ref<unsigned long long, cuda::thread_sco
   return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*temp);
 }
 
-// The tag of the reduce that found `epoch` in its temp storage.
-__device__ __forceinline__ unsigned long long launch_tag(unsigned long long epoch, unsigned long long salt) {
-  unsigned long long x = epoch ^ salt;
+// splitmix64's finaliser: every bit of x reaches every bit of the result. (The host mixes the
+// process's salt with it too: process_salt.)
+__host__ __device__ constexpr unsigned long long mix64(unsigned long long x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
+}
+
+// The tag of the reduce that found `epoch` in its temp storage.
+__device__ __forceinline__ unsigned long long launch_tag(unsigned long long epoch, unsigned long long salt) {
+  return mix64(epoch ^ salt);
 }
 
 // The tagged partials of one launch in temp storage.
@@ -304,6 +309,15 @@ __global__ void __launch_bounds__(reduce_policy::threads,
     return;
   }
   // The combine (see kPartialWords): the last block polls the others' tagged partials.
+  if (!combiner) {
+    if (threadIdx.x == 0) partials.store(blockIdx.x, block_total);
+    return;
+  }
+  // By the combiner's thread 0, once it holds the total: every block has read the epoch by then.
+  const auto write_result = [&](const Acc& total) {
+    *p.out = finish(total, true);
+    epoch_word(p.temp).store(epoch + 1, cuda::memory_order_relaxed);
+  };
   // Up to 32 blocks of partials of up to 4 bytes, warp 0 alone finishes: thread 0 holds the
   // block's partial, so no barrier is needed to pass the combiner its own partial (a shuffle) or
   // to let the other warps leave. Lane b polls block b, and the warp reduction folds the
@@ -311,10 +325,6 @@ __global__ void __launch_bounds__(reduce_policy::threads,
   // process: floats as fast as with the block-wide combine or faster; 8-byte partials measured
   // 0.6-0.9 µs slower from the end of the poll to the end of the kernel, so they take the
   // block-wide combine; bench/NOTES.md.)
-  if (!combiner) {
-    if (threadIdx.x == 0) partials.store(blockIdx.x, block_total);
-    return;
-  }
   if (sizeof(Acc) <= 4 && gridDim.x <= 32) {
     if (threadIdx.x >= 32) return;
     const Acc own = warp::shuffle_idx(block_total, 0);
@@ -323,10 +333,7 @@ __global__ void __launch_bounds__(reduce_policy::threads,
     Acc partial{};
     if (threadIdx.x < gridDim.x) partial = threadIdx.x == blockIdx.x ? own : partials.value(first_seen);
     const Acc total = warp::reduce_down_partial(partial, p.op, int(gridDim.x));
-    if (threadIdx.x == 0) {
-      *p.out = finish(total, true);
-      epoch_word(p.temp).store(epoch + 1, cuda::memory_order_relaxed);  // every block has read it
-    }
+    if (threadIdx.x == 0) write_result(total);
     return;
   }
   // Thread t folds the partials of blocks t, t + kThreads, … in order (the combiner's own from
@@ -342,35 +349,29 @@ __global__ void __launch_bounds__(reduce_policy::threads,
   fold<Acc, Op> g{Acc{}, false, p.op};
   for (unsigned base = 0; base < gridDim.x; base += kThreads * kInFlightPartials) {
     unsigned long long seen[kInFlightPartials][tagged_partials<Acc>::kWords];
-    const auto polled = [&](unsigned k) {
-      const unsigned b = base + k * kThreads + threadIdx.x;
-      return b < gridDim.x && b != blockIdx.x;
-    };
+    const auto block_of = [&](unsigned k) { return base + k * kThreads + threadIdx.x; };
+    const auto polled = [&](unsigned k) { return block_of(k) < gridDim.x && block_of(k) != blockIdx.x; };
 #pragma unroll
     for (unsigned k = 0; k < kInFlightPartials; ++k) {
       if (k == 0 && base == 0) {
         memcpy(seen[0], first_seen, sizeof(first_seen));
       } else if (polled(k)) {
-        partials.load(base + k * kThreads + threadIdx.x, seen[k]);
+        partials.load(block_of(k), seen[k]);
       }
     }
     for (bool waiting = true; waiting;) {
       waiting = false;
 #pragma unroll
       for (unsigned k = 0; k < kInFlightPartials; ++k)
-        if (polled(k) && !partials.reload_stale(base + k * kThreads + threadIdx.x, seen[k])) waiting = true;
+        if (polled(k) && !partials.reload_stale(block_of(k), seen[k])) waiting = true;
     }
 #pragma unroll
     for (unsigned k = 0; k < kInFlightPartials; ++k) {
-      const unsigned b = base + k * kThreads + threadIdx.x;
-      if (b < gridDim.x) g.add(b == blockIdx.x ? combiner_own : partials.value(seen[k]));
+      if (block_of(k) < gridDim.x) g.add(block_of(k) == blockIdx.x ? combiner_own : partials.value(seen[k]));
     }
   }
   const Acc total = block::reduce<kThreads>(g.acc, p.op, int(min(kThreads, gridDim.x)), storage);
-  if (threadIdx.x == 0) {
-    *p.out = finish(total, true);
-    epoch_word(p.temp).store(epoch + 1, cuda::memory_order_relaxed);  // every block has read it
-  }
+  if (threadIdx.x == 0) write_result(total);
 }
 
 }  // namespace warpfold::detail
