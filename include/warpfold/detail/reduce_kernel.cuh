@@ -28,9 +28,10 @@ namespace warpfold::detail {
 // partial in its low half and half of the launch's 64-bit tag in its high half (the tag's high
 // half in even words, its low half in odd ones): a 64-bit store is single-copy atomic, so once
 // every word of a partial shows this launch's tag, every one of its 32-bit pieces is this
-// launch's. The tag comes from an epoch, a 64-bit word at the start of the temp storage: every
-// block reads it on entry, and the combiner, once it holds every partial (so after every block's
-// read), stores epoch + 1 for the next reduce on that storage. The tag is the epoch XOR a random
+// launch's. The tag comes from an epoch, a 64-bit word at the start of the temp storage: each
+// block's thread 0 (and each thread of the combiner) reads it on entry, and the combiner, once it
+// holds every partial (so after every block's read), stores epoch + 1 for the next reduce on that
+// storage. The tag is the epoch XOR a random
 // 64-bit salt drawn once per process, mixed (splitmix64's finaliser). Temp storage serves one
 // reduce at a time (stream order, as with CUB), so successive reduces on it, graph replays
 // included, get successive epochs: words an earlier one left never match, and other leftovers
@@ -211,6 +212,16 @@ __global__ void __launch_bounds__(reduce_policy::threads,
   constexpr uint64_t kTile = uint64_t(kThreads) * kInFlight;  // one load per thread per vector in flight
   fold<Acc, Op> f{Acc{}, false, p.op};
 
+  // The epoch (see kPartialWords) is loaded before anything else, by the threads that use the
+  // tag: thread 0 of each block, which stores the partial, and the combiner (the grid's last
+  // block). A partial's tag needs it only at the end; loaded here, its round trip overlaps the
+  // body's loads instead of following the folds (H100, one process: 0.1-0.2 µs off most sizes
+  // from 2^13 to 2^22). Every thread loading it first cost up to 0.5 µs from 4 MiB up instead:
+  // thousands of loads of one L2 line at once, queued with the body's loads (bench/NOTES.md).
+  const bool combiner = gridDim.x > 1 && blockIdx.x == gridDim.x - 1;
+  const unsigned long long epoch =
+      gridDim.x > 1 && (threadIdx.x == 0 || combiner) ? epoch_word(p.temp).load(cuda::memory_order_relaxed) : 0;
+
   // Head and tail: fewer than kVec elements each, read by the first threads of block 0 (pointers
   // that are not 16-byte aligned, sizes that are not a multiple of kVec). Loaded here, before the
   // body, so that their round trip overlaps the first tile's instead of following the body's
@@ -292,8 +303,6 @@ __global__ void __launch_bounds__(reduce_policy::threads,
   // The combiner (the grid's last block; see kPartialWords) issues its first poll of the
   // partials before its own block reduction, so that partials already stored cost it no round
   // trip after the reduction. Thread t polls block t (warp 0 alone up to 32 blocks).
-  const bool combiner = gridDim.x > 1 && blockIdx.x == gridDim.x - 1;
-  const unsigned long long epoch = gridDim.x > 1 ? epoch_word(p.temp).load(cuda::memory_order_relaxed) : 0;
   const tagged_partials<Acc> partials{p.temp + 1, gridDim.x, launch_tag(epoch, p.salt)};
   unsigned long long first_seen[tagged_partials<Acc>::kWords] = {};
   const bool polls_first = combiner && threadIdx.x < gridDim.x && threadIdx.x != blockIdx.x;
