@@ -215,9 +215,9 @@ __global__ void __launch_bounds__(reduce_policy::threads,
   // The epoch (see kPartialWords) is loaded before anything else, by the threads that use the
   // tag: thread 0 of each block, which stores the partial, and the combiner (the grid's last
   // block). A partial's tag needs it only at the end; loaded here, its round trip overlaps the
-  // body's loads instead of following the folds (H100, one process: 0.1-0.2 µs off most sizes
-  // from 2^13 to 2^22). Every thread loading it first cost up to 0.5 µs from 4 MiB up instead:
-  // thousands of loads of one L2 line at once, queued with the body's loads (bench/NOTES.md).
+  // body's loads instead of following the folds (a gain within noise on an H100, ~0.04 µs). Every
+  // thread loading it first cost up to 0.5 µs from 4 MiB up: thousands of loads of one L2 line
+  // at once, queued with the body's loads (bench/NOTES.md).
   const bool combiner = gridDim.x > 1 && blockIdx.x == gridDim.x - 1;
   const unsigned long long epoch =
       gridDim.x > 1 && (threadIdx.x == 0 || combiner) ? epoch_word(p.temp).load(cuda::memory_order_relaxed) : 0;
