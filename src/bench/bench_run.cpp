@@ -274,7 +274,9 @@ BenchOutcome run_bench(const BenchOptions& o) {
                                                  [&] { runners[Library::warpfold]->run(); }};
         if (any_order_differs) group.push_back([&] { runners[Library::warpfold_any_order]->run(); });
         // CUB, warpfold and the empty kernel are timed interleaved, a repetition of each per
-        // round, so that their ratios and the floor come from the same moments of the machine.
+        // round, so that their ratios and the floor come from the same moments of the machine;
+        // each round in an order of its own, since a run's time depends on the run before it
+        // (harness/run_order.hpp).
         // Interleaving is fair only while the input stays in L2 whatever ran before it. Past half
         // the L2, a run's hits depend on the order of the run before (a grid-strided sweep right
         // after another leaves the wrong end of the buffer in L2, measured up to 15% slower), so
@@ -313,7 +315,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
   }
   t.notes.push_back("vs CUB: CUB's median time / the row's median time (above 1: faster than CUB)");
   t.notes.push_back("x floor: the row's median time / the launch floor timed with it (interleaved with CUB and warpfold)");
-  t.notes.push_back("cub, warpfold and the empty kernel are timed interleaved, one repetition of each per round, while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
+  t.notes.push_back("cub, warpfold and the empty kernel are timed interleaved, one repetition of each per round in an order that changes every round (each follows each other equally often), while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
   t.notes.push_back("warpfold any_order: warpfold::reduce(..., warpfold::any_order), which permits a combine in any order for float and double sums; it takes the same ordered combine today, so this row times the same kernel again: a gauge of the run's noise");
   if (!floors_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(floors_ms.begin(), floors_ms.end());

@@ -5,6 +5,7 @@
 
 #include <warpfold/error.hpp>
 
+#include "harness/run_order.hpp"
 #include "harness/stats.hpp"
 
 #include <cuda_runtime_api.h>
@@ -65,13 +66,14 @@ TimingStats time_on_stream(cudaStream_t stream, int warmup, int reps, Prepare&& 
   return summarize(std::move(samples));
 }
 
-// Times several pieces of work in turns of `streak` repetitions each (run 0 `streak` times, then
-// run 1, ..., round after round) until each has `reps`, so that all of them see the same moments
-// of the machine (clocks, host jitter, a neighbour's load): their ratios are then fairer than
-// those of back-to-back series. With streak = 1 that is one repetition of each per round. With a
-// longer streak every turn begins with one untimed repetition, which takes whatever the run
-// before left in L2 (what a caller repeating one reduce would not see). `runs` are callables;
-// returns one TimingStats per run, in order.
+// Times several pieces of work in turns of `streak` repetitions each (one run `streak` times, then
+// the next, ..., round after round) until each has `reps`, so that all of them see the same
+// moments of the machine (clocks, host jitter, a neighbour's load): their ratios are then fairer
+// than those of back-to-back series. Each round visits the runs in an order of its own
+// (round_order), so that no run always follows the same neighbour. With streak = 1 that is one
+// repetition of each per round. With a longer streak every turn begins with one untimed
+// repetition, which takes whatever the run before left in L2 (what a caller repeating one reduce
+// would not see). `runs` are callables; returns one TimingStats per run, in the order of `runs`.
 template <class Prepare, class Runs>
 std::vector<TimingStats> time_in_turns(cudaStream_t stream, int warmup, int reps, int streak, Prepare&& prepare,
                                        Runs& runs) {
@@ -84,9 +86,10 @@ std::vector<TimingStats> time_in_turns(cudaStream_t stream, int warmup, int reps
   WARPFOLD_CUDA_CHECK(cudaGetLastError());
   EventPair events;
   std::vector<std::vector<double>> samples(runs.size());
-  for (int done = 0; done < reps; done += streak) {
+  size_t round = 0;
+  for (int done = 0; done < reps; done += streak, ++round) {
     const int turn = streak < reps - done ? streak : reps - done;
-    for (size_t j = 0; j < runs.size(); ++j) {
+    for (size_t j : round_order(runs.size(), round)) {
       if (streak > 1) {
         prepare();
         runs[j]();
