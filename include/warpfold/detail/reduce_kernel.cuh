@@ -31,8 +31,8 @@ namespace warpfold::detail {
 // launch's. The tag comes from an epoch, a 64-bit word at the start of the temp storage: each
 // block's thread 0 (and each thread of the combiner) reads it on entry, and the combiner, once it
 // holds every partial (so after every block's read), stores epoch + 1 for the next reduce on that
-// storage. The tag is the epoch XOR a random
-// 64-bit salt drawn once per process, mixed (splitmix64's finaliser). Temp storage serves one
+// storage. The tag is the epoch XOR a random 64-bit salt drawn once per process, mixed
+// (splitmix64's finaliser). Temp storage serves one
 // reduce at a time (stream order, as with CUB), so successive reduces on it, graph replays
 // included, get successive epochs: words an earlier one left never match, and other leftovers
 // (garbage in fresh storage, another process's, a caller's data) match with probability 2^-64.
