@@ -32,12 +32,12 @@ namespace warpfold::detail {
 // block's thread 0 (and each thread of the combiner) reads it on entry, and the combiner, once it
 // holds every partial (so after every block's read), stores epoch + 1 for the next reduce on that
 // storage. The tag is the epoch XOR a random 64-bit salt drawn once per process, mixed
-// (splitmix64's finaliser). Temp storage serves one
-// reduce at a time (stream order, as with CUB), so successive reduces on it, graph replays
-// included, get successive epochs: words an earlier one left never match, and other leftovers
-// (garbage in fresh storage, another process's, a caller's data) match with probability 2^-64.
-// So nothing needs clearing before or after a reduce, and reduces share no state: any number
-// may run at once, on any streams, captured in graphs or not, each with its own temp storage.
+// (splitmix64's finaliser). Temp storage serves one reduce at a time (stream order, as with
+// CUB), so successive reduces on it, graph replays included, get successive epochs: words an
+// earlier one left never match, and other leftovers (garbage in fresh storage, another
+// process's, a caller's data) match with probability 2^-64. So nothing needs clearing before or
+// after a reduce, and reduces share no state: any number may run at once, on any streams,
+// captured in graphs or not, each with its own temp storage.
 // (An earlier design kept tickets and partials in module memory, in 512 slots handed out in
 // turn; a reduce still running 512 calls later shared its slot with a new one. The launch's
 // %gridid, tried as the tag, repeats between launches: it names a grid among those resident.)
