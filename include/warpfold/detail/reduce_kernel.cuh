@@ -327,18 +327,22 @@ __global__ void __launch_bounds__(reduce_policy::threads,
     *p.out = finish(total, true);
     epoch_word(p.temp).store(epoch + 1, cuda::memory_order_relaxed);
   };
-  // Up to 32 blocks of partials of up to 4 bytes, warp 0 alone finishes: thread 0 holds the
+  // Up to 32 blocks of partials of up to 8 bytes, warp 0 alone finishes: thread 0 holds the
   // block's partial, so no barrier is needed to pass the combiner its own partial (a shuffle) or
   // to let the other warps leave. Lane b polls block b, and the warp reduction folds the
   // partials in the order the block reduction below would: bitwise the same. (H100, one
-  // process: floats as fast as with the block-wide combine or faster; 8-byte partials measured
-  // 0.6-0.9 µs slower from the end of the poll to the end of the kernel, so they take the
-  // block-wide combine; bench/NOTES.md.)
-  if (sizeof(Acc) <= 4 && gridDim.x <= 32) {
+  // process: 0.3-0.45 µs faster than the block-wide combine for 6-32 blocks of doubles, floats
+  // as fast or faster; bench/NOTES.md.)
+  if (sizeof(Acc) <= 8 && gridDim.x <= 32) {
     if (threadIdx.x >= 32) return;
     const Acc own = warp::shuffle_idx(block_total, 0);
     while (polls_first && !partials.reload_stale(threadIdx.x, first_seen)) {
     }
+    // The lanes leave the poll at different times, as their partials land. Reconverged here,
+    // the warp's shuffles below take their fast path; without it a diverged warp took the slow
+    // one, 0.25-0.5 µs from the end of the poll to the result (H100, globaltimer stamps: 512 ns
+    // for 8-32 blocks of floats, then 0), and up to 1 µs in the block-wide combine below.
+    __syncwarp();
     Acc partial{};
     if (threadIdx.x < gridDim.x) partial = threadIdx.x == blockIdx.x ? own : partials.value(first_seen);
     const Acc total = warp::reduce_down_partial(partial, p.op, int(gridDim.x));
@@ -374,6 +378,7 @@ __global__ void __launch_bounds__(reduce_policy::threads,
       for (unsigned k = 0; k < kInFlightPartials; ++k)
         if (polled(k) && !partials.reload_stale(block_of(k), seen[k])) waiting = true;
     }
+    __syncwarp();  // as in the warp-0 combine above: the lanes reconverge before the shuffles
 #pragma unroll
     for (unsigned k = 0; k < kInFlightPartials; ++k) {
       if (block_of(k) < gridDim.x) g.add(block_of(k) == blockIdx.x ? combiner_own : partials.value(seen[k]));
