@@ -63,8 +63,7 @@ inline constexpr any_order_t any_order{};
 template <class T, class Acc, class Op>
 cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op, Acc init,
                    cudaStream_t stream, any_order_t) {
-  return detail::dispatch_reduce<true>(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::convert<identity>{},
-                                       stream);
+  return reduce(d_temp, temp_bytes, d_in, d_out, n, op, init, stream);
 }
 
 // Reduces transform(d_in[i]) (converted to Acc) with `op`: the transform is fused into the load,

@@ -12,10 +12,14 @@ using namespace warpfold::testing;
 
 namespace {
 
+// The wide kernel, named; with AnyOrder, the public any_order overload instead, which names no
+// kernel (at these sizes it takes the wide one above 4 MiB and from 16 to 64 KiB).
 template <bool AnyOrder = false, class T, class Acc, class Op>
 cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<AnyOrder, detail::reduce_policy::wide_vectors_in_flight>(
-      temp, bytes, in, out, n, init, op, detail::convert<identity>{}, cudaStream_t{});
+  if constexpr (AnyOrder) return reduce(temp, bytes, in, out, n, op, init, cudaStream_t{}, any_order);
+  else
+    return detail::dispatch_reduce<detail::reduce_policy::wide_vectors_in_flight>(
+        temp, bytes, in, out, n, init, op, detail::convert<identity>{}, cudaStream_t{});
 }
 
 // The sizes of the narrow kernel's tests, and a few more around the wide kernel's tiles (8192

@@ -87,10 +87,7 @@ cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, u
 }
 
 // InFlight = 0 picks the kernel by size (takes_wide_tiles); tests and experiments may name one.
-// AnyOrder (warpfold::any_order) permits a combine in any order; the ordered combine measured as
-// fast as the atomic one it once selected (bench/NOTES.md), so every reduce now takes it and
-// results are reproducible in either mode.
-template <bool AnyOrder = false, unsigned InFlight = 0, class T, class Acc, class Out, class Op, class Form>
+template <unsigned InFlight = 0, class T, class Acc, class Out, class Op, class Form>
 cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                             Form form, cudaStream_t stream) {
   constexpr unsigned kNarrow = reduce_policy::vectors_in_flight;
