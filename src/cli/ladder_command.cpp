@@ -1,6 +1,7 @@
 #include "cli/ladder_command.hpp"
 
 #include "cli/profile_pass_option.hpp"
+#include "cli/seed_check.hpp"
 #include "lab/profile_pass.hpp"
 
 #include <iostream>
@@ -21,7 +22,7 @@ Command add_ladder_command(CLI::App& app, LadderCommandOptions& o) {
   // The sweep sets the block size itself: a --block beside it would be ignored, so it is refused.
   sub->add_flag("--block-sweep", o.lab.block_sweep, "time every block size 64..1024 and report the best per kernel")
       ->excludes(sub->get_option("--block"));
-  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
+  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)")->check(seed_check());
   add_output_options(*sub, o.output);
   add_profile_pass_option(*sub, o.profile_pass);
 

@@ -1,6 +1,7 @@
 // warpfold: parallel reduction on the GPU, run, checked, timed and explained.
 #include "cli/bench_command.hpp"
 #include "cli/command.hpp"
+#include "cli/decimal_check.hpp"
 #include "cli/ladder_command.hpp"
 #include "cli/nested_command.hpp"
 #include "cli/report_command.hpp"
@@ -15,6 +16,7 @@
 
 #include <warpfold/error.hpp>
 
+#include <cstdio>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
   MultigpuCommandOptions multigpu;
   commands.push_back(add_multigpu_command(app, multigpu));
 #endif
+  require_decimal_integers(app);
 
   try {
     app.parse(argc, argv);
@@ -53,7 +56,15 @@ int main(int argc, char** argv) {
   }
   try {
     for (const Command& c : commands) {
-      if (c.app->parsed()) return c.run();
+      if (!c.app->parsed()) continue;
+      const int rc = c.run();
+      // Output to a full disk or a closed pipe is lost without a word unless checked here.
+      std::cout.flush();
+      if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::cerr << "warpfold: error: cannot write to standard output\n";
+        return rc == kExitOk ? int(kExitRuntimeError) : rc;
+      }
+      return rc;
     }
     return kExitUsageError;
   } catch (const std::invalid_argument& e) {

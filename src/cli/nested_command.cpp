@@ -1,6 +1,7 @@
 #include "cli/nested_command.hpp"
 
 #include "cli/profile_pass_option.hpp"
+#include "cli/seed_check.hpp"
 #include "lab/nested/nested_run.hpp"
 #include "lab/profile_pass.hpp"
 
@@ -52,7 +53,7 @@ Command add_nested_command(CLI::App& app, NestedCommandOptions& o) {
       ->check(block_size_check())
       ->capture_default_str();
   sub->add_option("--reps", o.lab.reps, "timed repetitions per row")->check(CLI::Range(1, 100000))->capture_default_str();
-  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)");
+  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)")->check(seed_check());
   add_output_options(*sub, o.output);
   add_profile_pass_option(*sub, o.profile_pass);
 

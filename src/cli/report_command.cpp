@@ -72,6 +72,13 @@ Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
             if (ec || !fs::is_directory(o.out_dir)) {
               throw std::invalid_argument("cannot create the output directory '" + o.out_dir + "': " + ec.message());
             }
+            // Every file the report writes is checked now, so an unwritable directory fails before
+            // the lessons run (minutes on a GPU), not after them.
+            for (const char* name : {"results.json", "report.md", "report.html"}) {
+              if (const auto problem = report::output_problem((fs::path(o.out_dir) / name).string())) {
+                throw std::invalid_argument(*problem);
+              }
+            }
             std::vector<chapter::Lesson> lessons = chapter::chapter_lessons(o.chapter);
             lessons.push_back(profile_lesson(o.chapter.quick));
             const nlohmann::json doc = chapter::run_lessons(lessons,

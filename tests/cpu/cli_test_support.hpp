@@ -2,6 +2,7 @@
 // Parses `warpfold SUBCOMMAND ARGS...` in-process, for the tests of each subcommand's arguments.
 
 #include "cli/command.hpp"
+#include "cli/decimal_check.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -24,6 +25,7 @@ template <class Options, class Add>
 std::unique_ptr<ParsedCommand<Options>> parse_command(Add add, const std::string& name, std::vector<std::string> args) {
   auto p = std::make_unique<ParsedCommand<Options>>();
   p->cmd = add(*p->app, p->opts);
+  cli::require_decimal_integers(*p->app);  // as main() does
   args.insert(args.begin(), name);
   std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
   p->app->parse(args);
