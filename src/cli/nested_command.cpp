@@ -65,6 +65,17 @@ Command add_nested_command(CLI::App& app, NestedCommandOptions& o) {
       ->check(CLI::Range(1u, lab::kHelloMaxBlock))
       ->capture_default_str();
 
+  // The reduction's options given before `hello` would be silently ignored: refuse them at parse
+  // time, before anything runs.
+  hello->preparse_callback([sub](std::size_t) {
+    for (const CLI::Option* option : sub->get_options()) {
+      if (option->count() > 0 && option->get_name() != "--help") {
+        throw CLI::ValidationError(option->get_name(), "applies to the nested reduction, not to `nested hello` "
+                                                       "(whose options are --grid and --block, after `hello`)");
+      }
+    }
+  });
+
   o.hello_command = hello;
   return {sub, [&o, hello]() { return hello->parsed() ? run_hello(o) : run_table(o); }};
 }

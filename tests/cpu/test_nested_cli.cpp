@@ -101,3 +101,15 @@ TEST(NestedRun, InvalidOptionsAreRejectedBeforeAnythingRuns) {
   h.grid = 0;
   EXPECT_THROW(lab::run_nested_hello(h), std::invalid_argument);
 }
+
+TEST(NestedCli, RefusesTheReductionsOptionsBeforeHello) {
+  // They would be silently ignored: hello has options of its own, after `hello`.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--n", "1024", "hello"}, {"--reps", "7", "hello"}, {"--seed", "3", "hello"}, {"--format", "json", "hello"}}) {
+    EXPECT_NE(parse_error(args).find("applies to the nested reduction"), std::string::npos) << args[0];
+  }
+  auto p = parse({"hello", "--grid", "4", "--block", "8"});
+  EXPECT_TRUE(p->opts.hello_command->parsed());
+  EXPECT_EQ(p->opts.hello.grid, 4u);
+  EXPECT_EQ(parse_error({"--n", "1024"}), "");
+}
