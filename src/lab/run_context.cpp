@@ -28,9 +28,9 @@ std::string gib(double bytes) {
 
 }  // namespace
 
-std::string no_device_message(const std::string& reason) {
-  return "no CUDA device (" + reason + "): GPU parts skipped, CPU parts only";
-}
+// Said by every command; what still runs without a device (a CPU model, a reference, nothing)
+// differs between them, so each says that itself, in its tables or its final line.
+std::string no_device_message(const std::string& reason) { return "no CUDA device (" + reason + "): GPU parts skipped"; }
 
 RunContext RunContext::open(report::Report& report) {
   RunContext ctx(report);
