@@ -21,10 +21,23 @@ size_t matching_open(std::string_view s, size_t close) {
   return std::string_view::npos;
 }
 
+// A scope in a demangled name that holds a '(' and a space but is neither a parameter list nor a
+// return type's end: kernels in unnamed namespaces ("ns::(anonymous namespace)::kernel(...)").
+constexpr std::string_view kAnonymousNamespace = "(anonymous namespace)";
+
+// The length of the unnamed-namespace scope starting at s[i], or 0.
+size_t anonymous_scope_at(std::string_view s, size_t i) {
+  return s.substr(i, kAnonymousNamespace.size()) == kAnonymousNamespace ? kAnonymousNamespace.size() : 0;
+}
+
 // The parameter list's '(' : the first '(' outside template arguments.
 size_t parameter_list(std::string_view s) {
   int depth = 0;
   for (size_t i = 0; i < s.size(); ++i) {
+    if (const size_t skip = anonymous_scope_at(s, i)) {
+      i += skip - 1;
+      continue;
+    }
     if (s[i] == '<') ++depth;
     if (s[i] == '>' && depth > 0) --depth;
     if (s[i] == '(' && depth == 0) return i;
@@ -55,6 +68,10 @@ std::string qualified_name(std::string_view demangled) {
   int depth = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
+    if (const size_t skip = anonymous_scope_at(s, i)) {
+      i += skip - 1;
+      continue;
+    }
     if (s[i] == '<') ++depth;
     if (s[i] == '>' && depth > 0) --depth;
     if (s[i] == ' ' && depth == 0) start = i + 1;

@@ -56,7 +56,9 @@ ProcessResult run_cuobjdump(const std::string& cuobjdump, std::vector<std::strin
     throw ProfileFailure(FailureKind::bad_request, args.back() + " holds no device code");
   }
   if (!r.ok()) {
-    throw ProfileFailure(FailureKind::tool_failed, "cuobjdump " + r.describe(300) + ": " + last_lines(r.err, 4));
+    const std::string said = last_lines(r.err, 4);
+    throw ProfileFailure(FailureKind::tool_failed,
+                         "cuobjdump " + r.describe(300) + ": " + (said.empty() ? "it printed no error message" : said));
   }
   return r;
 }
@@ -96,20 +98,33 @@ std::vector<std::string> similar_kernels(const std::vector<std::string>& functio
 std::vector<SassFunction> load_sass(const std::string& cuobjdump, const std::string& binary, const SassQuery& query) {
   const std::vector<std::string> listed = parse_function_list(run_cuobjdump(cuobjdump, {"--list-text", binary}).out);
   std::vector<SassFunction> found;
+  std::vector<std::string> wanted;
   if (listed.empty()) {
     // A listing this parser does not recognise: dump everything (slower) and match on that.
     for (SassFunction& f : parse_sass_dump(run_cuobjdump(cuobjdump, {"--dump-sass", binary}).out)) {
       if (kernel_matches(f.mangled, query)) found.push_back(std::move(f));
     }
   } else {
-    const std::vector<std::string> wanted = matching_kernels(listed, query);
-    if (!wanted.empty()) {
+    wanted = matching_kernels(listed, query);
+    // cuobjdump looks each --function name up on its own: 119 names took 65 s where dumping the
+    // whole binary took 12 s. Past a few names, dump everything and keep the wanted ones.
+    constexpr size_t kMostNamedFunctions = 8;
+    if (wanted.size() > kMostNamedFunctions) {
+      for (SassFunction& f : parse_sass_dump(run_cuobjdump(cuobjdump, {"--dump-sass", binary}).out)) {
+        if (std::find(wanted.begin(), wanted.end(), f.mangled) != wanted.end()) found.push_back(std::move(f));
+      }
+    } else if (!wanted.empty()) {
       std::string list;
       for (const std::string& w : wanted) list += (list.empty() ? "" : ",") + w;
       for (SassFunction& f : parse_sass_dump(run_cuobjdump(cuobjdump, {"--dump-sass", "--function", list, binary}).out)) {
         if (std::find(wanted.begin(), wanted.end(), f.mangled) != wanted.end()) found.push_back(std::move(f));
       }
     }
+  }
+  if (found.empty() && !wanted.empty()) {
+    throw ProfileFailure(FailureKind::tool_failed, "cuobjdump listed " + std::to_string(wanted.size()) +
+                                                       " matching kernel(s) in " + binary +
+                                                       " but its dump held no SASS for them: " + wanted.front());
   }
   if (found.empty()) {
     std::string message = "no kernel named '" + query.kernel + "'" +

@@ -44,6 +44,11 @@ TEST(KernelNames, EveryFormNcuAndCuobjdumpPrint) {
             "reduceUnrolling");
   EXPECT_EQ(base_identifier("warpfold::lab::book::reduceInterleaved(int *, int *, unsigned int)"), "reduceInterleaved");
   EXPECT_EQ(base_identifier("reduceInterleaved"), "reduceInterleaved");
+  // Kernels in unnamed namespaces: the scope's '(' and space belong to the name.
+  EXPECT_EQ(qualified_name("void warpfold::harness::(anonymous namespace)::stream_read<4u>(uint4 const*, int)"),
+            "warpfold::harness::(anonymous namespace)::stream_read<4u>");
+  EXPECT_EQ(base_identifier("warpfold::harness::(anonymous namespace)::stream_read(uint4 const*, unsigned long)"),
+            "stream_read");
   EXPECT_EQ(base_identifier("maskKernel<0x01>"), "maskKernel");
   EXPECT_EQ(without_unsigned_suffixes("reduceCompleteUnroll<512u>"), "reduceCompleteUnroll<512>");
   EXPECT_EQ(*demangle("_ZN8warpfold3lab4book17reduceInterleavedEPiS2_j"),
