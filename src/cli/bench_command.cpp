@@ -3,6 +3,9 @@
 #include "cli/seed_check.hpp"
 
 #include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace warpfold::cli {
 
@@ -53,7 +56,20 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
           }};
 }
 
+namespace {
+// A name given twice would time its rows twice, as if it were another type or operator.
+void refuse_repeats(const std::vector<std::string>& names, const std::string& option) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (names[i] == names[j]) throw std::invalid_argument(option + " names '" + names[i] + "' twice");
+    }
+  }
+}
+}  // namespace
+
 bench::BenchOptions resolved_bench_options(const BenchCommandOptions& o) {
+  refuse_repeats(o.types, "--types");
+  refuse_repeats(o.ops, "--ops");
   bench::BenchOptions b = o.bench;
   bench::parse_pow2_axis(o.pow2, b);
   b.types.clear();

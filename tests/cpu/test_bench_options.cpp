@@ -111,3 +111,12 @@ TEST(HostMemory, BadAllocBecomesASentenceNamingTheSize) {
   }
   EXPECT_EQ(harness::with_host_memory(4, "x", [] { return std::vector<int>{1, 2}; }).size(), 2u);
 }
+
+TEST(BenchOptions, RefusesATypeOrOperatorNamedTwice) {
+  const auto resolved = [](std::vector<std::string> args) {
+    return cli::resolved_bench_options(parse_command(cli::add_bench_command, "bench", std::move(args))->opts);
+  };
+  EXPECT_THROW(resolved({"--types", "int32,float,int32"}), std::invalid_argument);
+  EXPECT_THROW(resolved({"--ops", "max,max"}), std::invalid_argument);
+  EXPECT_EQ(resolved({"--types", "int32,double", "--ops", "max,sum"}).types.size(), 2u);
+}
