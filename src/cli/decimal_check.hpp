@@ -11,12 +11,17 @@
 
 namespace warpfold::cli {
 
+// Digits only, no sign, no leading zero ("0" itself is fine).
+inline bool is_plain_decimal(const std::string& text) {
+  const bool digits =
+      !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  return digits && (text.size() == 1 || text[0] != '0');
+}
+
 inline CLI::Validator decimal_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
-                                                         [](unsigned char c) { return std::isdigit(c) != 0; });
-        if (digits && (text.size() == 1 || text[0] != '0')) return {};
+        if (is_plain_decimal(text)) return {};
         return "'" + text + "' is not a whole number in decimal (digits only, no sign, no leading zero)";
       },
       "");

@@ -3,6 +3,8 @@
 // "18446744073709551616" as 2^64 - 1 and "010" as octal 8, so a seed as typed would not be the seed
 // run. Header-only, for the commands that take a seed.
 
+#include "cli/decimal_check.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -16,9 +18,8 @@ inline CLI::Validator seed_check() {
       [](std::string& text) -> std::string {
         uint64_t value = 0;
         const char* end = text.data() + text.size();
-        const bool octal_looking = text.size() > 1 && text[0] == '0';
-        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        if (!text.empty() && ec == std::errc() && ptr == end && !octal_looking) return {};
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);  // fails past 2^64 - 1
+        if (is_plain_decimal(text) && ec == std::errc() && ptr == end) return {};
         return "'" + text + "' is not a seed: write a whole number from 0 to 18446744073709551615 in decimal";
       },
       "SEED");

@@ -28,9 +28,10 @@ int resolve_gpu_count(int requested, int present) {
 int resolve_mpi_gpu_count(int requested, int world_size) {
   if (requested != 0 && requested != world_size) {
     throw std::invalid_argument("--gpus " + std::to_string(requested) + " does not match the " +
-                                std::to_string(world_size) + " process(es) of this MPI run (one started without mpirun is a run of " +
-                                "one): the mpi set-up runs one " +
-                                "GPU per process, so start it with mpirun -np " + std::to_string(requested));
+                                std::to_string(world_size) +
+                                " process(es) of this MPI run (one started without mpirun is a run of one): the mpi "
+                                "set-up runs one GPU per process, so start it with mpirun -np " +
+                                std::to_string(requested));
   }
   return world_size;
 }

@@ -106,17 +106,18 @@ std::vector<SassFunction> load_sass(const std::string& cuobjdump, const std::str
     }
   } else {
     wanted = matching_kernels(listed, query);
-    // cuobjdump looks each --function name up on its own: 119 names took 65 s where dumping the
-    // whole binary took 12 s. Past a few names, dump everything and keep the wanted ones.
-    constexpr size_t kMostNamedFunctions = 8;
-    if (wanted.size() > kMostNamedFunctions) {
-      for (SassFunction& f : parse_sass_dump(run_cuobjdump(cuobjdump, {"--dump-sass", binary}).out)) {
-        if (std::find(wanted.begin(), wanted.end(), f.mangled) != wanted.end()) found.push_back(std::move(f));
+    if (!wanted.empty()) {
+      // cuobjdump looks each --function name up on its own: 119 names took 65 s where dumping the
+      // whole binary took 12 s. Past a few names, dump everything and keep the wanted ones.
+      constexpr size_t kMostNamedFunctions = 8;
+      std::vector<std::string> args = {"--dump-sass"};
+      if (wanted.size() <= kMostNamedFunctions) {
+        std::string list;
+        for (const std::string& w : wanted) list += (list.empty() ? "" : ",") + w;
+        args.insert(args.end(), {"--function", list});
       }
-    } else if (!wanted.empty()) {
-      std::string list;
-      for (const std::string& w : wanted) list += (list.empty() ? "" : ",") + w;
-      for (SassFunction& f : parse_sass_dump(run_cuobjdump(cuobjdump, {"--dump-sass", "--function", list, binary}).out)) {
+      args.push_back(binary);
+      for (SassFunction& f : parse_sass_dump(run_cuobjdump(cuobjdump, args).out)) {
         if (std::find(wanted.begin(), wanted.end(), f.mangled) != wanted.end()) found.push_back(std::move(f));
       }
     }
