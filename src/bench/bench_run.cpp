@@ -74,6 +74,7 @@ HostData make_data(ElementType type, uint64_t n, uint64_t seed) {
 struct Reference {
   double value = 0;       // exact (integers: the int32 wrap of the exact sum) or long-double sum
   double abs_sum = 0;     // Σ|x| for the float error bounds
+  uint32_t word_xor = 0;  // the XOR of the prefix's 32-bit words (the no-combine row's result)
   double cpu_ms = 0;      // time the CPU took for this prefix
 };
 
@@ -103,6 +104,17 @@ Reference cpu_reference(const HostData& d, uint64_t n, ReduceOp op) {
   return r;
 }
 
+// The XOR of the 32-bit words of the first `bytes` bytes: the no-combine row's result.
+uint32_t word_xor(const HostData& d, uint64_t bytes) {
+  uint32_t x = 0;
+  for (uint64_t i = 0; i + 4 <= bytes; i += 4) {
+    uint32_t w;
+    std::memcpy(&w, &d.bytes[i], 4);
+    x ^= w;
+  }
+  return x;
+}
+
 Reference reference_for(const HostData& d, uint64_t n, ReduceOp op) {
   switch (d.type) {
     case ElementType::int32: return cpu_reference<int32_t>(d, n, op);
@@ -121,6 +133,10 @@ double unit_roundoff(ElementType t) {
 // documented bound ((n/256 + 25)·u·Σ|x|, from its fold order); the other libraries within the
 // bound that holds for any summation order, (n - 1)·u·Σ|x|.
 std::string check(Library lib, ElementType type, ReduceOp op, uint64_t n, const Reference& ref, double got) {
+  if (lib == Library::no_combine) {
+    if (got == double(ref.word_xor)) return "ok";
+    return "WRONG XOR expected " + json(ref.word_xor).dump() + " got " + json(got).dump();
+  }
   if (type == ElementType::int32 || op == ReduceOp::max) {
     if (got == ref.value) return "ok";
     return "WRONG expected " + json(ref.value).dump() + " got " + json(got).dump();
@@ -251,12 +267,13 @@ BenchOutcome run_bench(const BenchOptions& o) {
     for (ReduceOp op : o.ops) {
       for (unsigned k : exponents) {
         const uint64_t n = uint64_t(1) << k;
-        const Reference ref = reference_for(host, n, op);
+        Reference ref = reference_for(host, n, op);
+        ref.word_xor = word_xor(host, n * element_bytes(type));
         const double bytes = double(n) * element_bytes(type);
         // thrust::reduce synchronises on every call, so it is timed on its own, after the others.
         // warpfold::any_order may matter only for float and double sums: its rows appear there alone.
         const bool any_order_differs = op == ReduceOp::sum && type != ElementType::int32;
-        std::vector<Library> libs{Library::cub, Library::warpfold, Library::thrust};
+        std::vector<Library> libs{Library::cub, Library::warpfold, Library::thrust, Library::no_combine};
         if (any_order_differs) libs.push_back(Library::warpfold_any_order);
         std::map<Library, std::unique_ptr<ReduceRunner>> runners;
         std::map<Library, std::string> verdicts;
@@ -264,17 +281,20 @@ BenchOutcome run_bench(const BenchOptions& o) {
           runners[lib] = make_runner(lib, type, op, d_in.get(), n, stream);
           runners[lib]->run();  // checked before it is timed
           verdicts[lib] = check(lib, type, op, n, ref, runners[lib]->result());
-          if ((lib == Library::warpfold || lib == Library::warpfold_any_order) && verdicts[lib] != "ok") {
+          if ((lib == Library::warpfold || lib == Library::warpfold_any_order || lib == Library::no_combine) &&
+              verdicts[lib] != "ok") {
             out.check_failed = true;
           }
         }
         // The launch floor first, then the libraries; `timed` below follows this order.
         std::vector<std::function<void()>> group{[&] { launch_empty_kernel(stream); },
                                                  [&] { runners[Library::cub]->run(); },
-                                                 [&] { runners[Library::warpfold]->run(); }};
+                                                 [&] { runners[Library::warpfold]->run(); },
+                                                 [&] { runners[Library::no_combine]->run(); }};
         if (any_order_differs) group.push_back([&] { runners[Library::warpfold_any_order]->run(); });
-        // CUB, warpfold and the empty kernel are timed interleaved, a repetition of each per
-        // round, so that their ratios and the floor come from the same moments of the machine;
+        // CUB, warpfold, the no-combine read and the empty kernel are timed interleaved, a
+        // repetition of each per round, so that their ratios and the floor come from the same
+        // moments of the machine;
         // each round in an order of its own, since a run's time depends on the run before it
         // (harness/run_order.hpp).
         // Interleaving is fair only while the input stays in L2 whatever ran before it. Past half
@@ -289,8 +309,9 @@ BenchOutcome run_bench(const BenchOptions& o) {
         const std::vector<harness::TimingStats> timed =
             harness::time_in_turns(stream, o.warmup, o.reps, interleave ? 1 : kSeriesTurn, prepare, group);
         if (timed.size() != group.size()) throw std::logic_error("bench: one timing per run expected");
-        std::map<Library, harness::TimingStats> stats{{Library::cub, timed.at(1)}, {Library::warpfold, timed.at(2)}};
-        if (any_order_differs) stats[Library::warpfold_any_order] = timed.at(3);
+        std::map<Library, harness::TimingStats> stats{
+            {Library::cub, timed.at(1)}, {Library::warpfold, timed.at(2)}, {Library::no_combine, timed.at(3)}};
+        if (any_order_differs) stats[Library::warpfold_any_order] = timed.at(4);
         stats[Library::thrust] =
             harness::time_on_stream(stream, o.warmup, o.reps, prepare, [&] { runners[Library::thrust]->run(); });
         const double floor_ms = timed.at(0).median_ms;
@@ -315,7 +336,8 @@ BenchOutcome run_bench(const BenchOptions& o) {
   }
   t.notes.push_back("vs CUB: CUB's median time / the row's median time (above 1: faster than CUB)");
   t.notes.push_back("x floor: the row's median time / the launch floor timed with it (interleaved with CUB and warpfold)");
-  t.notes.push_back("cub, warpfold and the empty kernel are timed interleaved, one repetition of each per round in an order that changes every round (each follows each other equally often), while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
+  t.notes.push_back("cub, warpfold, no combine and the empty kernel are timed interleaved, one repetition of each per round in an order that changes every round (each follows each other equally often), while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
+  t.notes.push_back("no combine: warpfold's grid, tiles and loads, launched the same way, each block reducing what it read (XOR of 32-bit words, checked) and storing it, with no grid-wide combine: what one launch that reads the input costs; its vs CUB is the most any reduce reading the data this way could reach in this run");
   t.notes.push_back("warpfold any_order: warpfold::reduce(..., warpfold::any_order), which permits a combine in any order for float and double sums; it takes the same ordered combine today, so this row times the same kernel again: a gauge of the run's noise");
   if (!floors_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(floors_ms.begin(), floors_ms.end());
@@ -350,6 +372,7 @@ std::string to_string(Library lib) {
     case Library::cub: return "cub";
     case Library::thrust: return "thrust";
     case Library::warpfold_any_order: return "warpfold any_order";
+    case Library::no_combine: return "no combine";
   }
   return "?";
 }

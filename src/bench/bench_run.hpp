@@ -24,7 +24,7 @@ struct BenchOptions {
 struct BenchOutcome {
   report::Report report;
   bool gpu_ran = false;
-  bool check_failed = false;  // warpfold's result outside its bound at some size
+  bool check_failed = false;  // warpfold's result outside its bound, or a wrong no-combine XOR, at some size
 };
 
 // Throws std::invalid_argument for a bad axis (see axis_is_valid), reps < 1, or sizes that do not

@@ -1,6 +1,7 @@
 // The three libraries' reductions, instantiated for the benchmark's types and operators.
 #include "bench/reduce_runners.hpp"
 
+#include "bench/no_combine.cuh"
 #include "harness/device_buffer.hpp"
 
 #include <warpfold/reduce.cuh>
@@ -12,7 +13,9 @@
 #include <thrust/reduce.h>
 
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 namespace warpfold::bench {
 namespace {
@@ -93,6 +96,60 @@ class cub_runner final : public runner_base<T> {
   }
 };
 
+// The no-combine row (no_combine.cuh) for n elements of T: the grid and tile shape that
+// warpfold::reduce plans for them (the wide tiles where it takes them, the same blocks per SM),
+// launched the same way (detail::launch_kernel).
+template <class T>
+class no_combine_runner final : public ReduceRunner {
+ public:
+  no_combine_runner(const void* in, uint64_t n, cudaStream_t s)
+      : in_(static_cast<const detail::vector_of<unsigned, 4>*>(in)), vectors_(n * sizeof(T) / 16), stream_(s) {
+    if (reinterpret_cast<uintptr_t>(in) % 16 != 0 || n * sizeof(T) % 16 != 0) {
+      throw std::invalid_argument("the no-combine row reads whole 16-byte vectors from a 16-byte aligned input");
+    }
+    WARPFOLD_CUDA_CHECK(cudaGetDevice(&device_));
+    wide_ = detail::takes_wide_tiles<T, T>(n);
+    const unsigned in_flight = wide_ ? kWide : kNarrow;
+    unsigned max_blocks = 0;
+    WARPFOLD_CUDA_CHECK(wide_ ? detail::max_resident_blocks<&no_combine<kWide>>(
+                                    device_, max_blocks, detail::reduce_policy::wide_min_blocks_per_sm)
+                              : detail::max_resident_blocks<&no_combine<kNarrow>>(
+                                    device_, max_blocks, detail::reduce_policy::min_blocks_per_sm));
+    grid_ = detail::plan_reduce(n, reinterpret_cast<uintptr_t>(in), sizeof(T), detail::vector_elements<T>,
+                                kNoCombineThreads, max_blocks, kNoCombineThreads, in_flight)
+                .grid;
+    block_words_ = harness::DeviceBuffer<unsigned>(grid_);
+  }
+  void run() override {
+    unsigned* words = block_words_.get();
+    void* args[] = {&in_, &vectors_, &words};
+    WARPFOLD_CUDA_CHECK(wide_ ? detail::launch_kernel<&no_combine<kWide>>(device_, dim3(grid_),
+                                                                           dim3(kNoCombineThreads), args, stream_)
+                              : detail::launch_kernel<&no_combine<kNarrow>>(device_, dim3(grid_),
+                                                                             dim3(kNoCombineThreads), args, stream_));
+  }
+  double result() override {
+    std::vector<unsigned> words(grid_);
+    WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(words.data(), block_words_.get(), grid_ * sizeof(unsigned),
+                                        cudaMemcpyDeviceToHost, stream_));
+    WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    unsigned x = 0;
+    for (unsigned w : words) x ^= w;
+    return double(x);
+  }
+
+ private:
+  static constexpr unsigned kNarrow = detail::reduce_policy::vectors_in_flight;
+  static constexpr unsigned kWide = detail::reduce_policy::wide_vectors_in_flight;
+  const detail::vector_of<unsigned, 4>* in_;
+  uint64_t vectors_;
+  cudaStream_t stream_;
+  int device_ = 0;
+  bool wide_ = false;
+  unsigned grid_ = 1;
+  harness::DeviceBuffer<unsigned> block_words_;
+};
+
 // thrust::reduce returns the value, so it synchronises; its temp storage comes from Thrust's
 // default allocator on every call, as in ordinary use.
 template <class T, ReduceOp Op>
@@ -124,6 +181,7 @@ std::unique_ptr<ReduceRunner> make_typed(Library lib, const void* in, uint64_t n
       }
     case Library::cub: return std::make_unique<cub_runner<T, Op>>(in, n, s);
     case Library::thrust: return std::make_unique<thrust_runner<T, Op>>(in, n, s);
+    case Library::no_combine: return std::make_unique<no_combine_runner<T>>(in, n, s);
   }
   return nullptr;
 }

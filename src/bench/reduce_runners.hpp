@@ -14,7 +14,9 @@ enum class ElementType { int32, float32, float64 };
 enum class ReduceOp { sum, max };
 // warpfold_any_order: warpfold::reduce with warpfold::any_order (run for float and double sums,
 // where it permits an any-order combine; today the same kernel as warpfold's).
-enum class Library { warpfold, cub, thrust, warpfold_any_order };
+// no_combine: warpfold's grid and loads, each block's own reduction, no grid-wide combine
+// (bench/no_combine.cuh); its result is the XOR of the input's 32-bit words, whatever the operator.
+enum class Library { warpfold, cub, thrust, warpfold_any_order, no_combine };
 
 std::string to_string(ElementType t);
 std::string to_string(ReduceOp op);
@@ -26,13 +28,15 @@ class ReduceRunner {
   virtual ~ReduceRunner() = default;
   // Enqueues one reduction on the stream (Thrust's returns only when done: it hands back a value).
   virtual void run() = 0;
-  // Waits and returns the last result, widened to double (exact for int32, float and double).
+  // Waits and returns the last result, widened to double (exact for int32, float and double; the
+  // no-combine row's 32-bit XOR as an unsigned number).
   virtual double result() = 0;
 };
 
 // Allocates what the library needs for n elements at d_in (temp storage, output) up front, so
 // run() measures the reduction alone. The accumulator type is the element type for every
-// library. Throws warpfold::cuda_error on allocation failure.
+// library. Throws warpfold::cuda_error on allocation failure, std::invalid_argument for a
+// no-combine row on an input that is not 16-byte aligned or not a whole number of 16-byte vectors.
 std::unique_ptr<ReduceRunner> make_runner(Library lib, ElementType type, ReduceOp op, const void* d_in,
                                           uint64_t n, cudaStream_t stream);
 

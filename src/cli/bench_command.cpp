@@ -49,7 +49,7 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
               return int(kExitNoDevice);
             }
             if (outcome.check_failed) {
-              std::cerr << "warpfold: warpfold::reduce gave a WRONG result\n";
+              std::cerr << "warpfold: a checked row (warpfold::reduce or the no-combine read) gave a WRONG result\n";
               return int(kExitCheckFailed);
             }
             return int(kExitOk);

@@ -1,6 +1,7 @@
-// `warpfold bench` on a device: every library gets a row at every size, with a real timing, a
-// ratio to CUB and a passing check, on both sides of the L2 threshold (timed interleaved below
-// half the L2, in turns of ten above).
+// `warpfold bench` on a device: every library (and the no-combine read, whose XOR of the input's
+// words is checked like a result) gets a row at every size, with a real timing, a ratio to CUB
+// and a passing check, on both sides of the L2 threshold (timed interleaved below half the L2, in
+// turns of ten above).
 #include "gpu/gpu_test_support.hpp"
 
 #include "bench/bench_run.hpp"
@@ -50,7 +51,7 @@ TEST(BenchGpu, EveryLibraryHasATimedCheckedRowAtEverySize) {
     EXPECT_GT(row[col.at("x_launch_floor")].get<double>(), 0) << lib << " n=" << n;
     EXPECT_EQ(row[col.at("check")].get<std::string>(), "ok") << lib << " n=" << n;
   }
-  const std::set<std::string> expected{"cub", "warpfold", "thrust", "warpfold any_order"};
+  const std::set<std::string> expected{"cub", "warpfold", "thrust", "warpfold any_order", "no combine"};
   ASSERT_EQ(libraries_at.size(), 3u);  // 2^10, 2^18, 2^26
   for (const auto& [n, libs] : libraries_at) EXPECT_EQ(libs, expected) << "n=" << n;
 }
