@@ -1,6 +1,7 @@
 // warpfold::reduce on floating-point types: sums within a stated error bound of a long double
 // reference, min/max/arg exact, NaN and infinities as documented, bitwise reproducible reruns.
 #include "gpu/reduce_test_support.cuh"
+#include "harness/device_buffer.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -268,6 +269,40 @@ TEST(ReduceFloat, LargestMagnitudeFusedIntoTheLoad) {
       });
       ASSERT_EQ(got, expected) << where(n, off, seed);
     }
+  }
+}
+
+// warp::reduce_down_partial<Width> starts its shuffles at Width / 2 (block totals, the combine of
+// up to 8 or 16 partials). For every count of valid lanes and every width that covers it, lane
+// 0's result must be bitwise that of the full 32-lane form, on fresh random sums.
+template <int Width>
+__global__ void warp_partial_sums(const double* in, int valid, double* out) {
+  const double total = warp::reduce_down_partial<Width>(in[threadIdx.x], plus{}, valid);
+  if (threadIdx.x == 0) *out = total;
+}
+
+TEST(ReduceFloat, NarrowShuffleWidthFoldsAsTheFullWarp) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t seed = new_seed();
+  const auto values = random_values<double>(32, seed, -1e6, 1e6);
+  harness::DeviceBuffer<double> in(32), out(1);
+  WARPFOLD_CUDA_CHECK(cudaMemcpy(in.get(), values.data(), 32 * sizeof(double), cudaMemcpyHostToDevice));
+  const auto run = [&](auto kernel, int valid) {
+    kernel<<<1, 32>>>(in.get(), valid, out.get());
+    WARPFOLD_CUDA_CHECK(cudaGetLastError());
+    double result = 0;
+    WARPFOLD_CUDA_CHECK(cudaMemcpy(&result, out.get(), sizeof(double), cudaMemcpyDeviceToHost));
+    return result;
+  };
+  for (int valid = 1; valid <= 32; ++valid) {
+    const double full = run(warp_partial_sums<32>, valid);
+    long double exact = 0;
+    for (int l = 0; l < valid; ++l) exact += values[size_t(l)];
+    ASSERT_NEAR(double(full), double(exact), 1e-9 * 32 * 1e6) << "valid " << valid << ", seed " << seed;
+    if (valid <= 16) ASSERT_TRUE(bitwise_equal(run(warp_partial_sums<16>, valid), full)) << valid << " " << seed;
+    if (valid <= 8) ASSERT_TRUE(bitwise_equal(run(warp_partial_sums<8>, valid), full)) << valid << " " << seed;
+    if (valid <= 4) ASSERT_TRUE(bitwise_equal(run(warp_partial_sums<4>, valid), full)) << valid << " " << seed;
+    if (valid <= 2) ASSERT_TRUE(bitwise_equal(run(warp_partial_sums<2>, valid), full)) << valid << " " << seed;
   }
 }
 

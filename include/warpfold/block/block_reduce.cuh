@@ -12,6 +12,14 @@ struct reduce_storage {
 };
 
 namespace detail {
+// The least power of two, at least 2, that covers the Threads / 32 warp totals: the shuffle
+// width of the block reduction's second step.
+template <int Threads>
+inline constexpr int warp_totals_width = Threads <= 64    ? 2
+                                         : Threads <= 128 ? 4
+                                         : Threads <= 256 ? 8
+                                         : Threads <= 512 ? 16
+                                                          : 32;
 // AllValid: every thread holds a value (valid == Threads), so the warps' step needs no lane tests.
 template <int Threads, bool AllValid, class T, class Op>
 __device__ __forceinline__ T reduce(T value, Op op, int valid, reduce_storage<T, Threads>& storage) {
@@ -26,7 +34,7 @@ __device__ __forceinline__ T reduce(T value, Op op, int valid, reduce_storage<T,
   const int warps_valid = AllValid ? Threads / 32 : (valid + 31) / 32;
   if (warp_id == 0) {
     T v = lane < warps_valid ? storage.warp_totals[lane] : value;  // lanes past warps_valid are ignored
-    value = warp::reduce_down_partial(v, op, warps_valid);
+    value = warp::reduce_down_partial<warp_totals_width<Threads>>(v, op, warps_valid);
   }
   return value;
 }

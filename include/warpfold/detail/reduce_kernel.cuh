@@ -345,7 +345,11 @@ __global__ void __launch_bounds__(reduce_policy::threads,
     __syncwarp();
     Acc partial{};
     if (threadIdx.x < gridDim.x) partial = threadIdx.x == blockIdx.x ? own : partials.value(first_seen);
-    const Acc total = warp::reduce_down_partial(partial, p.op, int(gridDim.x));
+    // As few shuffle steps as the grid needs (a uniform branch; bitwise the same result).
+    const int blocks = int(gridDim.x);
+    const Acc total = blocks <= 8    ? warp::reduce_down_partial<8>(partial, p.op, blocks)
+                      : blocks <= 16 ? warp::reduce_down_partial<16>(partial, p.op, blocks)
+                                     : warp::reduce_down_partial<32>(partial, p.op, blocks);
     if (threadIdx.x == 0) write_result(total);
     return;
   }
