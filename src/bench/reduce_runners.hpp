@@ -36,7 +36,7 @@ class ReduceRunner {
 // Allocates what the library needs for n elements at d_in (temp storage, output) up front, so
 // run() measures the reduction alone. The accumulator type is the element type for every
 // library. Throws warpfold::cuda_error on allocation failure, std::invalid_argument for a
-// no-combine row on an input that is not 16-byte aligned or not a whole number of 16-byte vectors.
+// no-combine row on an input that is not 16-byte aligned.
 std::unique_ptr<ReduceRunner> make_runner(Library lib, ElementType type, ReduceOp op, const void* d_in,
                                           uint64_t n, cudaStream_t stream);
 

@@ -56,6 +56,33 @@ TEST(BenchGpu, EveryLibraryHasATimedCheckedRowAtEverySize) {
   for (const auto& [n, libs] : libraries_at) EXPECT_EQ(libs, expected) << "n=" << n;
 }
 
+// Sizes below one 16-byte vector (1 to 8 elements): every row still runs and passes its check;
+// the no-combine row reads the whole vectors there are (none below 16 bytes), and its check XORs
+// the same words.
+TEST(BenchGpu, TinySizesGetCheckedRowsToo) {
+  WARPFOLD_REQUIRE_GPU();
+  bench::BenchOptions o;
+  o.log2_min = 0;
+  o.log2_max = 3;
+  o.types = {bench::ElementType::int32, bench::ElementType::float64};
+  o.ops = {bench::ReduceOp::max};
+  o.reps = 3;
+  o.cpu = false;
+  const auto out = bench::run_bench(o);
+  ASSERT_TRUE(out.gpu_ran);
+  EXPECT_FALSE(out.check_failed);
+  const auto& t = out.report.tables.at(0);
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < t.columns.size(); ++i) col[t.columns[i].key] = i;
+  size_t no_combine_rows = 0;
+  for (const auto& row : t.rows) {
+    const auto lib = row[col.at("library")].get<std::string>();
+    EXPECT_EQ(row[col.at("check")].get<std::string>(), "ok") << lib << " n=" << row[col.at("n")];
+    if (lib == "no combine") ++no_combine_rows;
+  }
+  EXPECT_EQ(no_combine_rows, 8u);  // 2 types × 4 sizes
+}
+
 // Turns of several repetitions: every run gets exactly `reps` timings, whatever the turn length,
 // and a run that moves 256 MiB takes longer than one that moves 4 bytes.
 TEST(TimerGpu, TurnsGiveEveryRunItsRepetitions) {
