@@ -139,6 +139,28 @@ TEST(ReducePlan, WideKernelIsForLargeInputsOfFourAndEightByteTypes) {
   EXPECT_EQ(plan_reduce(16384, 0x1004, 4, 4, 256, 396, 256, reduce_policy::wide_vectors_in_flight).grid, 1u);
 }
 
+// The bulk kernel: the wide kernel's reduces above 256 MiB, three of its 32 KiB tiles in shared
+// memory per block, so two blocks per SM (of 228 KiB on compute capability 9.0).
+TEST(ReducePlan, BulkKernelIsForTheWideKernelsReducesAbove256MiB) {
+  EXPECT_EQ(kBulkAboveBytes, 256ull << 20);
+  EXPECT_EQ(kBulkStageBytes, 32u << 10);
+  EXPECT_EQ(kBulkSharedBytes, 96u << 10);
+  EXPECT_LE(reduce_policy::bulk_min_blocks_per_sm * (kBulkSharedBytes + 1024), 228u << 10);
+  const uint64_t edge = kBulkAboveBytes / 4;
+  EXPECT_FALSE((takes_bulk_tiles<float, float>(edge)));
+  EXPECT_TRUE((takes_bulk_tiles<float, float>(edge + 1)));
+  EXPECT_TRUE((takes_bulk_tiles<int32_t, int64_t>(edge + 1)));
+  EXPECT_FALSE((takes_bulk_tiles<double, double>(edge / 2)));
+  EXPECT_TRUE((takes_bulk_tiles<double, double>(edge / 2 + 1)));
+  EXPECT_TRUE((takes_bulk_tiles<double, double>(1ull << 33)));
+  EXPECT_FALSE((takes_bulk_tiles<int8_t, int64_t>(1ull << 34)));  // no wide kernel: the narrow one
+  EXPECT_FALSE((takes_bulk_tiles<int16_t, int32_t>(1ull << 33)));
+  // Its grid: the wide tiles over its own resident capacity (2 blocks per SM on 132 SMs).
+  const reduce_plan p = plan_reduce((1ull << 26) + 5, 0x1004, 4, 4, 256, 264, 256, reduce_policy::wide_vectors_in_flight);
+  EXPECT_EQ(p.grid, 264u);
+  EXPECT_EQ(p.head + p.vectors * 4 + p.tail, (1ull << 26) + 5);
+}
+
 // Pointer and count errors are found on the host, before any device is asked: null pointers
 // first, then each pointer's alignment (the input's and output's types', 8 bytes for temp).
 TEST(ReduceArguments, NullAndMisalignedPointersAreFoundOnTheHost) {

@@ -127,12 +127,14 @@ TEST(SassSummary, WideLoadBatchesShowWhetherATilesLoadsGoOutTogether) {
 // bench's, the fuzz's) issue each tile's loads together: the narrow kernels (4 vectors per
 // thread) four at a time, the wide kernels (8) eight, in the full first tile, the loop and the
 // partial tile alike. A block with a single tile waits for one round trip, not two or three.
-// A compiler that splits them again fails here, not only in timings.
+// A compiler that splits them again fails here, not only in timings. The bulk kernels (wide
+// tiles whose full ones come by bulk copies) load only their partial tile from global memory:
+// eight at a time too.
 TEST(SassLookup, ReduceKernelsIssueEachTilesLoadsTogetherWhenCuobjdumpIsInstalled) {
   const auto [cuobjdump, missing] = installed_cuobjdump();
   if (cuobjdump.empty()) GTEST_SKIP() << "cuobjdump not installed, live SASS test not run: " << missing;
   const auto fs = load_sass(cuobjdump, self_executable(), {"single_pass", "all"});
-  size_t narrow = 0, wide = 0;
+  size_t narrow = 0, wide = 0, bulk = 0;
   for (const char* type : {"int", "float", "double"}) {
     for (const char* op : {"plus", "maximum"}) {
       const std::string prefix = std::string("single_pass<warpfold::detail::reduce_params<") + type + ", " + type +
@@ -141,15 +143,17 @@ TEST(SassLookup, ReduceKernelsIssueEachTilesLoadsTogetherWhenCuobjdumpIsInstalle
         if (f.name.find(prefix) == std::string::npos) continue;
         const auto batches = wide_load_batches(f);
         ASSERT_FALSE(batches.empty()) << f.name;
-        const bool is_wide = f.name.find(", 8u>") != std::string::npos;
-        if (!is_wide) EXPECT_NE(f.name.find(", 4u>"), std::string::npos) << f.name;
-        for (unsigned batch : batches) EXPECT_EQ(batch, is_wide ? 8u : 4u) << f.name;
-        ++(is_wide ? wide : narrow);
+        const bool is_bulk = f.name.find(", 8u, true>") != std::string::npos;
+        const bool is_wide = f.name.find(", 8u, false>") != std::string::npos;
+        if (!is_wide && !is_bulk) EXPECT_NE(f.name.find(", 4u, false>"), std::string::npos) << f.name;
+        for (unsigned batch : batches) EXPECT_EQ(batch, is_wide || is_bulk ? 8u : 4u) << f.name;
+        ++(is_bulk ? bulk : is_wide ? wide : narrow);
       }
     }
   }
   EXPECT_GE(narrow, 6u);
   EXPECT_GE(wide, 6u);
+  EXPECT_GE(bulk, 6u);
 }
 
 TEST(SassLookup, LiveOnThisBinaryWhenCuobjdumpIsInstalled) {

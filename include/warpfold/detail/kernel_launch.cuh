@@ -86,16 +86,31 @@ inline unsigned long long current_context_id(const driver_functions& d) {
   return d.ctx_get_id(context, &id) == CUDA_SUCCESS ? id : 0;
 }
 
-// Launches Kernel on `device` (the current device) with no dynamic shared memory.
+// Raises Kernel's dynamic shared memory limit to `shared_bytes` where that is more than the
+// default 48 KiB. Done for the very function a launch uses, just before: a kernel template
+// instantiated in several translation units has one host stub (and one device function) per unit,
+// while the caches above are shared, so a limit raised through one unit's stub is not the limit
+// of another's (the launch fails with cudaErrorInvalidValue; seen with two units on an H100).
 template <auto Kernel>
-cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaStream_t stream) {
+cudaError_t raise_shared_limit(unsigned shared_bytes) {
+  if (shared_bytes <= (48u << 10)) return cudaSuccess;
+  return cudaFuncSetAttribute(reinterpret_cast<const void*>(Kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              int(shared_bytes));
+}
+
+// Launches Kernel on `device` (the current device) with `shared_bytes` of dynamic shared memory,
+// the same at every launch of a kernel (its limit is raised once, with the handle's lookup).
+template <auto Kernel>
+cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaStream_t stream,
+                          unsigned shared_bytes = 0) {
   const driver_functions& d = driver();
   if (d.complete() && device >= 0 && device < kMaxDevices) {
     launch_handle& h = launch_handles<Kernel>[device];
     int state = h.state.load(std::memory_order_acquire);
     if (state == 0 && h.state.compare_exchange_strong(state, 1, std::memory_order_acq_rel)) {
       cudaFunction_t function = nullptr;
-      const bool found = cudaGetFuncBySymbol(&function, reinterpret_cast<const void*>(Kernel)) == cudaSuccess;
+      const bool found = cudaGetFuncBySymbol(&function, reinterpret_cast<const void*>(Kernel)) == cudaSuccess &&
+                         raise_shared_limit<Kernel>(shared_bytes) == cudaSuccess;
       const unsigned long long id = found ? current_context_id(d) : 0;
       if (id != 0) {
         h.function = function;
@@ -105,12 +120,14 @@ cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaSt
       h.state.store(state, std::memory_order_release);
     }
     if (state == 2 && current_context_id(d) == h.context_id &&
-        d.launch_kernel(h.function, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, driver_stream(stream), args,
-                        nullptr) == CUDA_SUCCESS) {
+        d.launch_kernel(h.function, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes,
+                        driver_stream(stream), args, nullptr) == CUDA_SUCCESS) {
       return cudaSuccess;
     }
   }
-  return cudaLaunchKernel(Kernel, grid, block, args, 0, stream);
+  // This unit's own stub: its limit too (rare: the driver's path failed or is not there).
+  if (cudaError_t rc = raise_shared_limit<Kernel>(shared_bytes); rc != cudaSuccess) return rc;
+  return cudaLaunchKernel(Kernel, grid, block, args, shared_bytes, stream);
 }
 
 }  // namespace warpfold::detail

@@ -31,22 +31,24 @@ inline unsigned long long process_salt() {
   return salt;
 }
 
-// The kernel a reduce launches with InFlight vectors per thread: one definition for the
-// occupancy query and the launch.
-template <unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
-inline constexpr auto single_pass_kernel = &single_pass<reduce_params<T, Acc, Out, Op, Form>, InFlight>;
+// The kernel a reduce launches with InFlight vectors per thread (the bulk kernel where Bulk): one
+// definition for the occupancy query and the launch.
+template <unsigned InFlight, bool Bulk, class T, class Acc, class Out, class Op, class Form>
+inline constexpr auto single_pass_kernel = &single_pass<reduce_params<T, Acc, Out, Op, Form>, InFlight, Bulk>;
 
 // SMs × resident blocks of Kernel on the current device (at most max_per_sm per SM, where that is
 // not 0), asked once per device and kernel. (A template on the kernel itself, not its type:
 // kernels of one signature, like the narrow and wide ones, may differ in registers and so in
 // occupancy.)
+// `shared_bytes`: the dynamic shared memory it is launched with.
 template <auto Kernel>
-cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_sm = 0) {
+cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_sm = 0, unsigned shared_bytes = 0) {
   static std::atomic<unsigned> cache[kMaxDevices] = {};
   if (device < kMaxDevices && (blocks = cache[device].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
   int sms = 0, per_sm = 0;
   if (cudaError_t rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); rc != cudaSuccess) return rc;
-  if (cudaError_t rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, reduce_policy::threads, 0);
+  if (cudaError_t rc =
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, reduce_policy::threads, shared_bytes);
       rc != cudaSuccess) {
     return rc;
   }
@@ -63,16 +65,42 @@ cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_s
 // stay those the budget was measured with (bench/NOTES.md).
 template <unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
 cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
-  constexpr auto kernel = single_pass_kernel<InFlight, T, Acc, Out, Op, Form>;
-  return max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight>);
+  constexpr auto kernel = single_pass_kernel<InFlight, false, T, Acc, Out, Op, Form>;
+  return max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight, false>);
 }
 
-// Launches the kernel with InFlight vectors per thread; max_blocks is its max_reduce_blocks.
-template <unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
+// The same for the bulk kernel (with its dynamic shared memory, whose limit it raises first: the
+// occupancy query counted one block per SM without, two with); 0 blocks where the kernel's code
+// for this device has no bulk copies (built for compute capability below 9.0: bulk::kCompiled),
+// so that the dispatch takes the wide kernel instead. Asked once per device. (launch_kernel
+// raises the limit of the stub it launches too: raise_shared_limit.)
+template <class T, class Acc, class Out, class Op, class Form>
+cudaError_t max_bulk_reduce_blocks(int device, unsigned& blocks) {
+  constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
+  constexpr auto kernel = single_pass_kernel<kWide, true, T, Acc, Out, Op, Form>;
+  static std::atomic<int> runs_bulk_copies[kMaxDevices] = {};  // 0 not asked, 1 yes, 2 no
+  int known = device < kMaxDevices ? runs_bulk_copies[device].load(std::memory_order_relaxed) : 0;
+  if (known == 0) {
+    cudaFuncAttributes attributes{};
+    if (cudaError_t rc = cudaFuncGetAttributes(&attributes, kernel); rc != cudaSuccess) return rc;
+    known = attributes.binaryVersion >= 90 ? 1 : 2;
+    if (known == 1) {
+      if (cudaError_t rc = raise_shared_limit<kernel>(kBulkSharedBytes); rc != cudaSuccess) return rc;
+    }
+    if (device < kMaxDevices) runs_bulk_copies[device].store(known, std::memory_order_relaxed);
+  }
+  blocks = 0;
+  if (known != 1) return cudaSuccess;
+  return max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, kWide, true>, kBulkSharedBytes);
+}
+
+// Launches the kernel with InFlight vectors per thread (the bulk kernel where Bulk); max_blocks
+// is its max_reduce_blocks (max_bulk_reduce_blocks).
+template <unsigned InFlight, bool Bulk, class T, class Acc, class Out, class Op, class Form>
 cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                           Form form, cudaStream_t stream, unsigned max_blocks) {
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
-  constexpr auto kernel = single_pass_kernel<InFlight, T, Acc, Out, Op, Form>;
+  constexpr auto kernel = single_pass_kernel<InFlight, Bulk, T, Acc, Out, Op, Form>;
   params_t p{d_in, n, {}, static_cast<unsigned long long*>(d_temp), d_out, init, op, form, process_salt()};
   // Just past one partial per combiner thread (reduce_policy::threads blocks), the plan halves
   // the grid where partials are small: a second tile per block costs less than a second partial
@@ -83,18 +111,23 @@ cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, u
   // Not <<<>>>: launch_kernel returns this launch's own error, where cudaGetLastError would also
   // report (and clear) an earlier call's, and it spends less host time (kernel_launch.cuh).
   void* args[] = {&p};
-  return launch_kernel<kernel>(device, dim3(p.plan.grid), dim3(reduce_policy::threads), args, stream);
+  return launch_kernel<kernel>(device, dim3(p.plan.grid), dim3(reduce_policy::threads), args, stream,
+                               Bulk ? kBulkSharedBytes : 0);
 }
 
-// InFlight = 0 picks the kernel by size (takes_wide_tiles); tests and experiments may name one.
-template <unsigned InFlight = 0, class T, class Acc, class Out, class Op, class Form>
+// InFlight = 0 picks the kernel by size (takes_bulk_tiles, takes_wide_tiles); tests and
+// experiments may name one: InFlight alone the narrow or the wide kernel, with Bulk the bulk
+// kernel (the wide one on a device or build without bulk copies).
+template <unsigned InFlight = 0, bool Bulk = false, class T, class Acc, class Out, class Op, class Form>
 cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                             Form form, cudaStream_t stream) {
   constexpr unsigned kNarrow = reduce_policy::vectors_in_flight;
   constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
   static_assert(InFlight == 0 || InFlight == kNarrow || (InFlight == kWide && has_wide_tiles<T, Acc>),
                 "InFlight names a kernel this reduce has");
+  static_assert(!Bulk || InFlight == kWide, "the bulk kernel is named with the wide tiles");
   constexpr bool kMayTakeWide = has_wide_tiles<T, Acc> && InFlight != kNarrow;
+  constexpr bool kMayTakeBulk = has_wide_tiles<T, Acc> && (InFlight == 0 || Bulk);
   // Pointers first: a bad argument is reported as such, with or without a device.
   if (d_temp != nullptr) {
     switch (check_reduce_arguments(d_temp, d_in, alignof(T), d_out, alignof(Out), n)) {
@@ -115,7 +148,13 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
       return rc;
     }
   }
-  const unsigned max_blocks = std::max(narrow_blocks, wide_blocks);
+  unsigned bulk_blocks = 0;
+  if constexpr (kMayTakeBulk) {
+    if (cudaError_t rc = max_bulk_reduce_blocks<T, Acc, Out, Op, Form>(device, bulk_blocks); rc != cudaSuccess) {
+      return rc;
+    }
+  }
+  const unsigned max_blocks = std::max({narrow_blocks, wide_blocks, bulk_blocks});
   const size_t needed = tagged_partial_bytes<Acc>(max_blocks);
   if (d_temp == nullptr) {
     temp_bytes = needed;
@@ -123,11 +162,15 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   }
   if (temp_bytes < needed) return cudaErrorInvalidValue;
 
+  if constexpr (kMayTakeBulk) {
+    if (bulk_blocks > 0 && (Bulk || takes_bulk_tiles<T, Acc>(n)))
+      return launch_reduce<kWide, true>(device, d_temp, d_in, d_out, n, init, op, form, stream, bulk_blocks);
+  }
   if constexpr (kMayTakeWide) {
     if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
-      return launch_reduce<kWide>(device, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
+      return launch_reduce<kWide, false>(device, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
   }
-  return launch_reduce<kNarrow>(device, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
+  return launch_reduce<kNarrow, false>(device, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies

@@ -2,13 +2,14 @@
 // The single-pass device-wide reduce kernel.
 //
 // One launch does all the work: each block reduces its share of the input (tiles of 16 KiB, or
-// 32 KiB in the wide kernel that inputs of 16-64 KiB and above 4 MiB take) in registers and
-// stores one tagged partial in temp storage; the last block of the grid polls the partials,
+// 32 KiB in the wide kernel that inputs of 16-64 KiB and above 4 MiB take, brought in by bulk
+// copies in the bulk kernel above 256 MiB) in registers and stores one tagged partial in temp storage; the last block of the grid polls the partials,
 // reduces them and writes the result (see kPartialWords). The fold order depends only on the
 // grid, the block size, the kernel and n, so floating-point results are bitwise reproducible run
 // to run on a device.
 
 #include <warpfold/block/block_reduce.cuh>
+#include <warpfold/detail/bulk_copy.cuh>
 #include <warpfold/detail/reduce_plan.hpp>
 #include <warpfold/ops.cuh>
 
@@ -183,20 +184,25 @@ struct reduce_params {
 
 // __launch_bounds__'s blocks per SM for a reduce of T into Acc (see reduce_policy::
 // min_blocks_per_sm); 0 emits no bound, leaving the register count to ptxas.
-template <class T, class Acc, unsigned InFlight>
+template <class T, class Acc, unsigned InFlight, bool Bulk>
 inline constexpr unsigned min_blocks_per_sm =
     !has_register_budget<T, Acc>                   ? 0u
+    : Bulk                                         ? reduce_policy::bulk_min_blocks_per_sm
     : InFlight == reduce_policy::vectors_in_flight ? reduce_policy::min_blocks_per_sm
                                                    : reduce_policy::wide_min_blocks_per_sm;
 
 // Params: a reduce_params. InFlight: vectors each thread loads per tile (reduce_policy::
 // vectors_in_flight, or wide_vectors_in_flight for the wide kernel of has_wide_tiles reduces).
+// Bulk (with the wide tiles only): the bulk kernel, whose full tiles come through shared memory
+// by bulk copies (bulk_copy.cuh), launched with kBulkSharedBytes of dynamic shared memory; its
+// threads fold the same vectors in the same order as the wide kernel's.
 // The kernel's mangled name is kept short (one Params argument, one Form type in it, not a lift
 // and a finish type apiece): the host pays for every character of it at every launch, about 1.6
 // ns each on an H100 (bench/NOTES.md).
-template <class Params, unsigned InFlight>
+template <class Params, unsigned InFlight, bool Bulk = false>
 __global__ void __launch_bounds__(reduce_policy::threads,
-                                  (min_blocks_per_sm<typename Params::input, typename Params::accumulator, InFlight>))
+                                  (min_blocks_per_sm<typename Params::input, typename Params::accumulator, InFlight,
+                                                     Bulk>))
     single_pass(const Params p) {
   using T = typename Params::input;
   using Acc = typename Params::accumulator;
@@ -282,7 +288,21 @@ __global__ void __launch_bounds__(reduce_policy::threads,
   const uint64_t full_tiles = p.plan.vectors / kTile;
   const bool first_tile_full = blockIdx.x < full_tiles;
   uint64_t tile = blockIdx.x;
-  if (first_tile_full) {
+  if constexpr (Bulk && bulk::kCompiled && kVec > 1) {
+    static_assert(InFlight == reduce_policy::wide_vectors_in_flight, "the bulk kernel has the wide tiles");
+    // The block's full tiles through shared memory (every thread of the block or none: the
+    // condition is the block's own).
+    extern __shared__ __align__(128) unsigned char bulk_stages[];  // kBulkSharedBytes
+    __shared__ uint64_t stage_full[reduce_policy::bulk_stages];
+    if (first_tile_full) {
+      const auto* body = reinterpret_cast<const vec_t*>(p.in + p.plan.head);
+      tile = bulk::fold_tiles<kThreads, kInFlight, reduce_policy::bulk_stages>(
+          body, tile, gridDim.x, full_tiles, bulk_stages, stage_full, [&](const vec_t(&v)[kInFlight], uint64_t t) {
+#pragma unroll
+            for (unsigned k = 0; k < kInFlight; ++k) fold_item(v[k], t * kTile + threadIdx.x + k * kThreads);
+          });
+    }
+  } else if (first_tile_full) {
     fold_full_tile(tile);
     for (tile += gridDim.x; tile < full_tiles; tile += gridDim.x) fold_full_tile(tile);
   }

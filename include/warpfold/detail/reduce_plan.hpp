@@ -44,6 +44,17 @@ struct reduce_policy {
   // issues all eight together.
   static constexpr unsigned wide_vectors_in_flight = 8;
   static constexpr unsigned wide_min_blocks_per_sm = 3;
+  // The bulk kernel, for the wide kernel's reduces above kBulkAboveBytes on devices of compute
+  // capability 9.0 and up: the wide kernel's 32 KiB tiles and fold order, each full tile brought
+  // into shared memory by one bulk copy (cp.async.bulk, completing on an mbarrier) instead of
+  // eight register loads per thread, bulk_stages tiles in flight per block (96 KiB of dynamic
+  // shared memory, so 2 blocks and 192 KiB in flight per SM, where the wide kernel holds 96 KiB
+  // in registers). Scratch kernels of each shape, one process, H100 and H200 (bench/NOTES.md):
+  // 3 stages of 32 KiB read 0.7-1.2% faster than register loads from 2^28 to 2^30 elements of
+  // floats and doubles; 4 stages (one block per SM) and 3 of 64 KiB were as fast on the H200
+  // and slower on the H100; 16 KiB stages were slower on both.
+  static constexpr unsigned bulk_stages = 3;
+  static constexpr unsigned bulk_min_blocks_per_sm = 2;
 };
 
 // Elements of T per 16-byte vector; 1 when T does not tile 16 bytes (no vector path).
@@ -95,6 +106,24 @@ constexpr bool takes_wide_tiles(uint64_t n) {
   const uint64_t bytes = n * sizeof(T);
   return has_wide_tiles<T, Acc> &&
          (bytes > kWideAboveBytes || (bytes > kNarrowTileBytes && bytes <= kWideSingleBlockBytes));
+}
+
+// Inputs of more than this many bytes take the bulk kernel where the reduce has the wide one and
+// the device runs bulk copies. Below it the bulk kernel was slower or even: from 4 to 32 MiB,
+// where the input sits in the L2 and a block reads one to a few tiles, waiting for a whole 32 KiB
+// copy before folding any of it cost 0.2-1 µs; at 64-256 MiB it was within ±0.7% of the wide
+// kernel either way (H100 and H200, scratch, one process; bench/NOTES.md).
+inline constexpr uint64_t kBulkAboveBytes = uint64_t(256) << 20;
+
+// The bulk kernel's dynamic shared memory: bulk_stages wide tiles.
+inline constexpr unsigned kBulkStageBytes =
+    reduce_policy::threads * reduce_policy::wide_vectors_in_flight * reduce_policy::vector_bytes;
+inline constexpr unsigned kBulkSharedBytes = reduce_policy::bulk_stages * kBulkStageBytes;
+
+// Whether a reduce of n items of T into Acc takes the bulk kernel on a device that runs it.
+template <class T, class Acc>
+constexpr bool takes_bulk_tiles(uint64_t n) {
+  return has_wide_tiles<T, Acc> && n * sizeof(T) > kBulkAboveBytes;
 }
 
 // What is wrong with a reduce's pointers and count, found before any device is asked (the
