@@ -3,8 +3,9 @@
 //
 // One launch does all the work: each block reduces its share of the input (tiles of 16 KiB, or
 // 32 KiB in the wide kernel that inputs of 16-64 KiB and above 4 MiB take, brought in by bulk
-// copies in the bulk kernel above 256 MiB) in registers and stores one tagged partial in temp storage; the last block of the grid polls the partials,
-// reduces them and writes the result (see kPartialWords). The fold order depends only on the
+// copies in the bulk kernel above 256 MiB) in registers and stores one tagged partial in temp
+// storage; the last block of the grid polls the partials, reduces them and writes the result
+// (see kPartialWords). The fold order depends only on the
 // grid, the block size, the kernel and n, so floating-point results are bitwise reproducible run
 // to run on a device.
 
