@@ -97,10 +97,10 @@ class cub_runner final : public runner_base<T> {
 };
 
 // The no-combine row (no_combine.cuh) for n elements of T: the grid and tile shape that
-// warpfold::reduce plans for them (the wide tiles where it takes them, the same blocks per SM),
-// launched the same way (detail::launch_kernel). It reads the input's whole 16-byte vectors:
-// every byte for the bench's sizes from 16 bytes up, none below (word_xor in bench_run.cpp
-// checks the same words).
+// warpfold::reduce plans for them (the wide tiles where it takes them, bulk copies where it takes
+// those, the same blocks per SM), launched the same way (detail::launch_kernel). It reads the
+// input's whole 16-byte vectors: every byte for the bench's sizes from 16 bytes up, none below
+// (word_xor in bench_run.cpp checks the same words).
 template <class T>
 class no_combine_runner final : public ReduceRunner {
  public:
@@ -110,25 +110,38 @@ class no_combine_runner final : public ReduceRunner {
       throw std::invalid_argument("the no-combine row reads 16-byte vectors from a 16-byte aligned input");
     }
     WARPFOLD_CUDA_CHECK(cudaGetDevice(&device_));
-    wide_ = detail::takes_wide_tiles<T, T>(n);
-    const unsigned in_flight = wide_ ? kWide : kNarrow;
     unsigned max_blocks = 0;
-    WARPFOLD_CUDA_CHECK(wide_ ? detail::max_resident_blocks<&no_combine<kWide>>(
-                                    device_, max_blocks, detail::reduce_policy::wide_min_blocks_per_sm)
-                              : detail::max_resident_blocks<&no_combine<kNarrow>>(
-                                    device_, max_blocks, detail::reduce_policy::min_blocks_per_sm));
+    if (detail::takes_bulk_tiles<T, T>(n)) WARPFOLD_CUDA_CHECK(max_bulk_blocks(device_, max_blocks));
+    if (max_blocks > 0) {
+      reads_ = reads::bulk;
+    } else if (detail::takes_wide_tiles<T, T>(n)) {
+      reads_ = reads::wide;
+      WARPFOLD_CUDA_CHECK(detail::max_resident_blocks<&no_combine<kWide>>(
+          device_, max_blocks, detail::reduce_policy::wide_min_blocks_per_sm));
+    } else {
+      WARPFOLD_CUDA_CHECK(detail::max_resident_blocks<&no_combine<kNarrow>>(
+          device_, max_blocks, detail::reduce_policy::min_blocks_per_sm));
+    }
     grid_ = detail::plan_reduce(n, reinterpret_cast<uintptr_t>(in), sizeof(T), detail::vector_elements<T>,
-                                kNoCombineThreads, max_blocks, kNoCombineThreads, in_flight)
+                                kNoCombineThreads, max_blocks, kNoCombineThreads,
+                                reads_ == reads::narrow ? kNarrow : kWide)
                 .grid;
     block_words_ = harness::DeviceBuffer<unsigned>(grid_);
   }
   void run() override {
     unsigned* words = block_words_.get();
     void* args[] = {&in_, &vectors_, &words};
-    WARPFOLD_CUDA_CHECK(wide_ ? detail::launch_kernel<&no_combine<kWide>>(device_, dim3(grid_),
-                                                                           dim3(kNoCombineThreads), args, stream_)
-                              : detail::launch_kernel<&no_combine<kNarrow>>(device_, dim3(grid_),
-                                                                             dim3(kNoCombineThreads), args, stream_));
+    const dim3 grid(grid_), block(kNoCombineThreads);
+    cudaError_t rc = cudaSuccess;
+    switch (reads_) {
+      case reads::narrow: rc = detail::launch_kernel<&no_combine<kNarrow>>(device_, grid, block, args, stream_); break;
+      case reads::wide: rc = detail::launch_kernel<&no_combine<kWide>>(device_, grid, block, args, stream_); break;
+      case reads::bulk:
+        rc = detail::launch_kernel<&no_combine<kWide, true>>(device_, grid, block, args, stream_,
+                                                             detail::kBulkSharedBytes);
+        break;
+    }
+    WARPFOLD_CUDA_CHECK(rc);
   }
   double result() override {
     std::vector<unsigned> words(grid_);
@@ -146,8 +159,23 @@ class no_combine_runner final : public ReduceRunner {
   const detail::vector_of<unsigned, 4>* in_;
   uint64_t vectors_;
   cudaStream_t stream_;
+  // Where warpfold's kernel takes bulk copies (detail::max_bulk_reduce_blocks), so does this row:
+  // the blocks per SM its shared memory allows, or 0 where this build has no bulk copies for the
+  // device.
+  static cudaError_t max_bulk_blocks(int device, unsigned& blocks) {
+    constexpr auto kernel = &no_combine<kWide, true>;
+    blocks = 0;
+    cudaFuncAttributes attributes{};
+    if (cudaError_t rc = cudaFuncGetAttributes(&attributes, kernel); rc != cudaSuccess) return rc;
+    if (attributes.binaryVersion < 90) return cudaSuccess;
+    if (cudaError_t rc = detail::raise_shared_limit<kernel>(detail::kBulkSharedBytes); rc != cudaSuccess) return rc;
+    return detail::max_resident_blocks<kernel>(device, blocks, detail::reduce_policy::bulk_min_blocks_per_sm,
+                                               detail::kBulkSharedBytes);
+  }
+
+  enum class reads { narrow, wide, bulk };
   int device_ = 0;
-  bool wide_ = false;
+  reads reads_ = reads::narrow;
   unsigned grid_ = 1;
   harness::DeviceBuffer<unsigned> block_words_;
 };

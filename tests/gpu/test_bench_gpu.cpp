@@ -5,12 +5,14 @@
 #include "gpu/gpu_test_support.hpp"
 
 #include "bench/bench_run.hpp"
+#include "bench/reduce_runners.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/gpu_timer.hpp"
 
 #include <cmath>
 #include <functional>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -81,6 +83,34 @@ TEST(BenchGpu, TinySizesGetCheckedRowsToo) {
     if (lib == "no combine") ++no_combine_rows;
   }
   EXPECT_EQ(no_combine_rows, 8u);  // 2 types × 4 sizes
+}
+
+// Above 256 MiB the no-combine row reads the way warpfold's kernel does there: full tiles by bulk
+// copies through shared memory where the device runs them, a partial last tile by loads. Sizes
+// with a partial tile, and many tiles per block (the stages reused), still XOR every word of the
+// input's whole 16-byte vectors: fresh random words, checked against the host's XOR.
+TEST(BenchGpu, NoCombineRowAbove256MiBXorsEveryWholeVector) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t words = (uint64_t(1) << 26) + 8192 * 3 + 4 * 5 + 3;  // 256 MiB + 3 tiles + 5 vectors + 12 bytes
+  WARPFOLD_REQUIRE_TEST_SIZE(words);
+  const unsigned seed = std::random_device{}();
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> host(words);
+  for (auto& w : host) w = uint32_t(rng());
+  harness::DeviceBuffer<uint32_t> input(words);
+  WARPFOLD_CUDA_CHECK(cudaMemcpy(input.get(), host.data(), input.bytes(), cudaMemcpyHostToDevice));
+  // The same bytes as int32 (4-byte elements) and as doubles (8-byte elements: one word fewer).
+  const std::pair<bench::ElementType, uint64_t> cases[] = {{bench::ElementType::int32, words},
+                                                           {bench::ElementType::float64, words / 2}};
+  for (const auto& [type, n] : cases) {
+    const uint64_t whole_words = n * bench::element_bytes(type) / 16 * 4;
+    uint32_t expected = 0;
+    for (uint64_t i = 0; i < whole_words; ++i) expected ^= host[i];
+    auto row = bench::make_runner(bench::Library::no_combine, type, bench::ReduceOp::sum, input.get(), n, nullptr);
+    row->run();
+    row->run();  // a second launch reads the same words
+    EXPECT_EQ(uint32_t(row->result()), expected) << bench::to_string(type) << " n=" << n << " seed=" << seed;
+  }
 }
 
 // Turns of several repetitions: every run gets exactly `reps` timings, whatever the turn length,
