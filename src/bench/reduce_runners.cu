@@ -111,7 +111,14 @@ class no_combine_runner final : public ReduceRunner {
     }
     WARPFOLD_CUDA_CHECK(cudaGetDevice(&device_));
     unsigned max_blocks = 0;
-    if (detail::takes_bulk_tiles<T, T>(n)) WARPFOLD_CUDA_CHECK(max_bulk_blocks(device_, max_blocks));
+    // Where warpfold's kernel takes bulk copies (detail::max_bulk_reduce_blocks), so does this row:
+    // the blocks per SM its shared memory allows, or none where this build has no bulk copies for
+    // the device.
+    if (detail::takes_bulk_tiles<T, T>(n)) {
+      constexpr auto bulk_kernel = &no_combine<kWide, true>;
+      WARPFOLD_CUDA_CHECK(
+          detail::max_bulk_blocks<bulk_kernel>(device_, max_blocks, detail::reduce_policy::bulk_min_blocks_per_sm));
+    }
     if (max_blocks > 0) {
       reads_ = reads::bulk;
     } else if (detail::takes_wide_tiles<T, T>(n)) {
@@ -159,20 +166,6 @@ class no_combine_runner final : public ReduceRunner {
   const detail::vector_of<unsigned, 4>* in_;
   uint64_t vectors_;
   cudaStream_t stream_;
-  // Where warpfold's kernel takes bulk copies (detail::max_bulk_reduce_blocks), so does this row:
-  // the blocks per SM its shared memory allows, or 0 where this build has no bulk copies for the
-  // device.
-  static cudaError_t max_bulk_blocks(int device, unsigned& blocks) {
-    constexpr auto kernel = &no_combine<kWide, true>;
-    blocks = 0;
-    cudaFuncAttributes attributes{};
-    if (cudaError_t rc = cudaFuncGetAttributes(&attributes, kernel); rc != cudaSuccess) return rc;
-    if (attributes.binaryVersion < 90) return cudaSuccess;
-    if (cudaError_t rc = detail::raise_shared_limit<kernel>(detail::kBulkSharedBytes); rc != cudaSuccess) return rc;
-    return detail::max_resident_blocks<kernel>(device, blocks, detail::reduce_policy::bulk_min_blocks_per_sm,
-                                               detail::kBulkSharedBytes);
-  }
-
   enum class reads { narrow, wide, bulk };
   int device_ = 0;
   reads reads_ = reads::narrow;

@@ -69,29 +69,36 @@ cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
   return max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight, false>);
 }
 
-// The same for the bulk kernel (with its dynamic shared memory, whose limit it raises first: the
-// occupancy query counted one block per SM without, two with); 0 blocks where the kernel's code
-// for this device has no bulk copies (built for compute capability below 9.0: bulk::kCompiled),
-// so that the dispatch takes the wide kernel instead. Asked once per device. (launch_kernel
-// raises the limit of the stub it launches too: raise_shared_limit.)
-template <class T, class Acc, class Out, class Op, class Form>
-cudaError_t max_bulk_reduce_blocks(int device, unsigned& blocks) {
-  constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
-  constexpr auto kernel = single_pass_kernel<kWide, true, T, Acc, Out, Op, Form>;
+// The resident capacity of a kernel that reads by bulk copies (with its dynamic shared memory,
+// whose limit it raises first: the occupancy query counted one block per SM without, two with);
+// 0 blocks where the kernel's code for this device has no bulk copies (built for compute
+// capability below 9.0: bulk::kCompiled), so that the caller takes the wide kernel instead. Asked
+// once per kernel and device. (launch_kernel raises the limit of the stub it launches too:
+// raise_shared_limit.)
+template <auto Kernel>
+cudaError_t max_bulk_blocks(int device, unsigned& blocks, unsigned max_per_sm) {
   static std::atomic<int> runs_bulk_copies[kMaxDevices] = {};  // 0 not asked, 1 yes, 2 no
   int known = device < kMaxDevices ? runs_bulk_copies[device].load(std::memory_order_relaxed) : 0;
   if (known == 0) {
     cudaFuncAttributes attributes{};
-    if (cudaError_t rc = cudaFuncGetAttributes(&attributes, kernel); rc != cudaSuccess) return rc;
+    if (cudaError_t rc = cudaFuncGetAttributes(&attributes, Kernel); rc != cudaSuccess) return rc;
     known = attributes.binaryVersion >= 90 ? 1 : 2;
     if (known == 1) {
-      if (cudaError_t rc = raise_shared_limit<kernel>(kBulkSharedBytes); rc != cudaSuccess) return rc;
+      if (cudaError_t rc = raise_shared_limit<Kernel>(kBulkSharedBytes); rc != cudaSuccess) return rc;
     }
     if (device < kMaxDevices) runs_bulk_copies[device].store(known, std::memory_order_relaxed);
   }
   blocks = 0;
   if (known != 1) return cudaSuccess;
-  return max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, kWide, true>, kBulkSharedBytes);
+  return max_resident_blocks<Kernel>(device, blocks, max_per_sm, kBulkSharedBytes);
+}
+
+// The same as max_reduce_blocks for the bulk kernel.
+template <class T, class Acc, class Out, class Op, class Form>
+cudaError_t max_bulk_reduce_blocks(int device, unsigned& blocks) {
+  constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
+  return max_bulk_blocks<single_pass_kernel<kWide, true, T, Acc, Out, Op, Form>>(
+      device, blocks, min_blocks_per_sm<T, Acc, kWide, true>);
 }
 
 // Launches the kernel with InFlight vectors per thread (the bulk kernel where Bulk); max_blocks
