@@ -347,4 +347,35 @@ TEST(ReduceLaunch, DriverAndRuntimePathsLaunchAndReportTheRuntimesErrors) {
   for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], 4 * amount) << "element " << i;
   cudaFree(values);
 }
+
+// The device a reduce takes is the runtime's current device, on every device in turn and again
+// after switching back (the second visit answered from the thread's memory of the context), and
+// the context it reports is the one current on the thread.
+TEST(ReduceLaunch, TheCurrentDeviceFollowsCudaSetDevice) {
+  WARPFOLD_REQUIRE_GPU();
+  int original = 0, count = 0;
+  ASSERT_EQ(cudaGetDevice(&original), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  const uint64_t n = std::min<uint64_t>(70001, max_test_n());
+  for (int visit = 0; visit < 2; ++visit) {
+    for (int d = 0; d < count; ++d) {
+      ASSERT_EQ(cudaSetDevice(d), cudaSuccess);
+      detail::current_device current;
+      ASSERT_EQ(detail::get_current_device(current), cudaSuccess);
+      EXPECT_EQ(current.device, d) << "visit " << visit;
+      if (detail::driver().complete()) {
+        EXPECT_NE(current.context_id, 0u) << "cudaSetDevice makes the primary context current";
+        EXPECT_EQ(current.context_id, detail::current_context_id(detail::driver()));
+      }
+      const uint64_t seed = new_seed();
+      const auto data = random_values<uint32_t>(n, seed, 0, 4000000000.0);
+      uint64_t expected = 0;
+      for (uint32_t x : data) expected += x;
+      offset_buffer<uint32_t> buf(data, size_t(d + visit) % 4);
+      EXPECT_EQ(reduce_value(buf.get(), n, plus{}, uint64_t(0)), expected)
+          << "device " << d << ", visit " << visit << ", seed " << seed;
+    }
+  }
+  ASSERT_EQ(cudaSetDevice(original), cudaSuccess);
+}
 }  // namespace

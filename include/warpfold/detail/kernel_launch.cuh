@@ -86,6 +86,38 @@ inline unsigned long long current_context_id(const driver_functions& d) {
   return d.ctx_get_id(context, &id) == CUDA_SUCCESS ? id : 0;
 }
 
+// The current device, as cudaGetDevice gives it, and the ID of the current context (0 where none
+// is current on this thread yet, or without the driver's functions). A reduce needs both at every
+// call: the device for its per-device caches, the context for its launch handle. Asked of the
+// runtime and the driver, they cost 30-55 and 20-45 ns of host time on an H100's host, and the
+// reduce was 0.15 µs slower event-timed than a launch of its kernel with a plan made beforehand
+// (bench/NOTES.md). So each thread remembers the device of the last context it saw: a context
+// belongs to one device for its lifetime and its ID is never reused, so a current context whose
+// ID was seen before is on the device seen with it, and one driver call answers both. (Since
+// CUDA 12.0 cudaSetDevice makes the device's primary context current at once, and a context made
+// current through the driver is the runtime's too: either way the ID changes with the device.)
+struct current_device {
+  int device = 0;
+  unsigned long long context_id = 0;
+};
+
+inline cudaError_t get_current_device(current_device& current) {
+  thread_local unsigned long long seen_context_id = 0;
+  thread_local int seen_device = 0;
+  const driver_functions& d = driver();
+  current.context_id = d.complete() ? current_context_id(d) : 0;
+  if (current.context_id != 0 && current.context_id == seen_context_id) {
+    current.device = seen_device;
+    return cudaSuccess;
+  }
+  if (cudaError_t rc = cudaGetDevice(&current.device); rc != cudaSuccess) return rc;
+  if (current.context_id != 0) {
+    seen_context_id = current.context_id;
+    seen_device = current.device;
+  }
+  return cudaSuccess;
+}
+
 // Raises Kernel's dynamic shared memory limit to `shared_bytes` where that is more than the
 // default 48 KiB. Done for the very function a launch uses, just before: a kernel template
 // instantiated in several translation units has one host stub (and one device function) per unit,
@@ -100,9 +132,11 @@ cudaError_t raise_shared_limit(unsigned shared_bytes) {
 
 // Launches Kernel on `device` (the current device) with `shared_bytes` of dynamic shared memory,
 // the same at every launch of a kernel (its limit is raised once, with the handle's lookup).
+// `context_id`: the current context's, where the caller has just asked (get_current_device); 0
+// asks again.
 template <auto Kernel>
 cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaStream_t stream,
-                          unsigned shared_bytes = 0) {
+                          unsigned shared_bytes = 0, unsigned long long context_id = 0) {
   const driver_functions& d = driver();
   if (d.complete() && device >= 0 && device < kMaxDevices) {
     launch_handle& h = launch_handles<Kernel>[device];
@@ -119,7 +153,7 @@ cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaSt
       state = !found ? 3 : id != 0 ? 2 : 0;  // no context current yet: look it up again next time
       h.state.store(state, std::memory_order_release);
     }
-    if (state == 2 && current_context_id(d) == h.context_id &&
+    if (state == 2 && (context_id != 0 ? context_id : current_context_id(d)) == h.context_id &&
         d.launch_kernel(h.function, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes,
                         driver_stream(stream), args, nullptr) == CUDA_SUCCESS) {
       return cudaSuccess;

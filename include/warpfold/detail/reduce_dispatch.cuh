@@ -104,7 +104,7 @@ cudaError_t max_bulk_reduce_blocks(int device, unsigned& blocks) {
 // Launches the kernel with InFlight vectors per thread (the bulk kernel where Bulk); max_blocks
 // is its max_reduce_blocks (max_bulk_reduce_blocks).
 template <unsigned InFlight, bool Bulk, class T, class Acc, class Out, class Op, class Form>
-cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
+cudaError_t launch_reduce(const current_device& current, void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                           Form form, cudaStream_t stream, unsigned max_blocks) {
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
   constexpr auto kernel = single_pass_kernel<InFlight, Bulk, T, Acc, Out, Op, Form>;
@@ -118,8 +118,8 @@ cudaError_t launch_reduce(int device, void* d_temp, const T* d_in, Out* d_out, u
   // Not <<<>>>: launch_kernel returns this launch's own error, where cudaGetLastError would also
   // report (and clear) an earlier call's, and it spends less host time (kernel_launch.cuh).
   void* args[] = {&p};
-  return launch_kernel<kernel>(device, dim3(p.plan.grid), dim3(reduce_policy::threads), args, stream,
-                               Bulk ? kBulkSharedBytes : 0);
+  return launch_kernel<kernel>(current.device, dim3(p.plan.grid), dim3(reduce_policy::threads), args, stream,
+                               Bulk ? kBulkSharedBytes : 0, current.context_id);
 }
 
 // InFlight = 0 picks the kernel by size (takes_bulk_tiles, takes_wide_tiles); tests and
@@ -144,8 +144,9 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
     }
   }
   // Temp storage: the tagged partials of whichever kernel launches more blocks.
-  int device = 0;
-  if (cudaError_t rc = cudaGetDevice(&device); rc != cudaSuccess) return rc;
+  current_device current;
+  if (cudaError_t rc = get_current_device(current); rc != cudaSuccess) return rc;
+  const int device = current.device;
   unsigned narrow_blocks = 0, wide_blocks = 0;
   if (cudaError_t rc = max_reduce_blocks<kNarrow, T, Acc, Out, Op, Form>(device, narrow_blocks); rc != cudaSuccess) {
     return rc;
@@ -171,13 +172,13 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
 
   if constexpr (kMayTakeBulk) {
     if (bulk_blocks > 0 && (Bulk || takes_bulk_tiles<T, Acc>(n)))
-      return launch_reduce<kWide, true>(device, d_temp, d_in, d_out, n, init, op, form, stream, bulk_blocks);
+      return launch_reduce<kWide, true>(current, d_temp, d_in, d_out, n, init, op, form, stream, bulk_blocks);
   }
   if constexpr (kMayTakeWide) {
     if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
-      return launch_reduce<kWide, false>(device, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
+      return launch_reduce<kWide, false>(current, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
   }
-  return launch_reduce<kNarrow, false>(device, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
+  return launch_reduce<kNarrow, false>(current, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies
