@@ -20,9 +20,11 @@ def main(path):
     doc = json.load(open(path))
     meta = doc["meta"]
     floor = meta.get("launch_floor_us", float("nan"))
+    driver_floor = meta.get("launch_floor_driver_us")
     device = meta.get("device") or {}
     print(f"device {device.get('name')} (driver {device.get('driver_release') or '?'}, "
-          f"CUDA {device.get('runtime')}) floor {floor:.2f} us, "
+          f"CUDA {device.get('runtime')}) floor {floor:.2f} us"
+          + (f" (as warpfold launches: {driver_floor:.2f} us)" if driver_floor is not None else "") + ", "
           f"peak read {meta.get('peak_read_gbps', 0):.0f} GB/s, commit {meta.get('commit')}, {meta.get('date')}")
     rows = doc["tables"][0]["rows"]
     by = {}
@@ -30,6 +32,9 @@ def main(path):
         by.setdefault((r["type"], r["op"], r["n"]), {})[r["library"]] = r
     worst = {}
     misses = {"a": [], "b-ratio": [], "b-floor": [], "c": []}
+    # The floor target against the empty kernel launched as warpfold launches (records made before
+    # that column existed have none): not the target's definition, a stricter view of it.
+    driver_floor_rows = []
     for (t, op, n), libs in sorted(by.items()):
         wf, cub, nc = libs.get("warpfold"), libs.get("cub"), libs.get("no combine")
         if not wf or not cub:
@@ -53,6 +58,8 @@ def main(path):
             if ratio < RATIO_TARGET:
                 note = f", ceiling {nc['ratio_vs_cub']:.3f}" if nc else ""
                 misses["b-ratio"].append(f"{name}: ratio {ratio:.3f}{note}")
+            if "x_driver_floor" in wf:
+                driver_floor_rows.append(wf["x_driver_floor"] <= FLOOR_TARGET)
             if wf["x_launch_floor"] > FLOOR_TARGET:
                 note = f", no combine {nc['x_launch_floor']:.2f}" if nc else ""
                 misses["b-floor"].append(f"{name}: x floor {wf['x_launch_floor']:.2f}{note}")
@@ -67,6 +74,9 @@ def main(path):
     for key, label in labels.items():
         found = misses[key]
         print(f"target {label}: " + ("met" if not found else f"missed at {len(found)}: " + "; ".join(found)))
+    if driver_floor_rows:
+        print(f"against the empty kernel launched as warpfold launches: {sum(driver_floor_rows)} of "
+              f"{len(driver_floor_rows)} rows within {FLOOR_TARGET}x")
 
 
 if __name__ == "__main__":

@@ -228,4 +228,8 @@ std::unique_ptr<ReduceRunner> make_runner(Library lib, ElementType type, ReduceO
 
 void launch_empty_kernel(cudaStream_t stream) { empty_kernel<<<1, 1, 0, stream>>>(); }
 
+void launch_empty_kernel_as_warpfold(int device, cudaStream_t stream) {
+  WARPFOLD_CUDA_CHECK(detail::launch_kernel<&empty_kernel>(device, dim3(1), dim3(1), nullptr, stream));
+}
+
 }  // namespace warpfold::bench

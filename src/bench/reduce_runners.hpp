@@ -40,7 +40,12 @@ class ReduceRunner {
 std::unique_ptr<ReduceRunner> make_runner(Library lib, ElementType type, ReduceOp op, const void* d_in,
                                           uint64_t n, cudaStream_t stream);
 
-// An empty kernel: what one launch costs when it does nothing (the launch floor).
+// An empty kernel: what one launch costs when it does nothing (the launch floor), launched with
+// <<<>>> as a caller's own kernel would be.
 void launch_empty_kernel(cudaStream_t stream);
+// The same kernel launched the way warpfold launches its own (the driver's cuLaunchKernel with a
+// handle looked up once: detail/kernel_launch.cuh), on `device`, the current device. Throws
+// warpfold::cuda_error if the launch fails.
+void launch_empty_kernel_as_warpfold(int device, cudaStream_t stream);
 
 }  // namespace warpfold::bench

@@ -36,6 +36,7 @@ TEST(BenchGpu, EveryLibraryHasATimedCheckedRowAtEverySize) {
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
   EXPECT_GT(out.report.meta.at("launch_floor_us").get<double>(), 0);
+  EXPECT_GT(out.report.meta.at("launch_floor_driver_us").get<double>(), 0);
   ASSERT_EQ(out.report.tables.size(), 1u);
   const auto& t = out.report.tables[0];
   std::map<std::string, size_t> col;
@@ -51,6 +52,7 @@ TEST(BenchGpu, EveryLibraryHasATimedCheckedRowAtEverySize) {
     EXPECT_GE(row[col.at("max_us")].get<double>(), median) << lib << " n=" << n;
     EXPECT_GT(row[col.at("ratio_vs_cub")].get<double>(), 0) << lib << " n=" << n;
     EXPECT_GT(row[col.at("x_launch_floor")].get<double>(), 0) << lib << " n=" << n;
+    EXPECT_GT(row[col.at("x_driver_floor")].get<double>(), 0) << lib << " n=" << n;
     EXPECT_EQ(row[col.at("check")].get<std::string>(), "ok") << lib << " n=" << n;
   }
   const std::set<std::string> expected{"cub", "warpfold", "thrust", "warpfold any_order", "no combine"};
