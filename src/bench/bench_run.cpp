@@ -248,8 +248,9 @@ BenchOutcome run_bench(const BenchOptions& o) {
   // own (the driver's path, 0.3-0.5 µs less host time per launch), since part of warpfold's
   // distance to the floor is that faster launch.
   const int device = ctx.device().ordinal;
-  std::vector<std::function<void()>> empty_launches{[&] { launch_empty_kernel(stream); },
-                                                    [&] { launch_empty_kernel_as_warpfold(device, stream); }};
+  // Both floors, in this order, are also the first runs of every size's group below.
+  const std::vector<std::function<void()>> empty_launches{[&] { launch_empty_kernel(stream); },
+                                                          [&] { launch_empty_kernel_as_warpfold(device, stream); }};
   const std::vector<harness::TimingStats> floors =
       harness::time_in_turns(stream, o.warmup, o.reps, 1, [] {}, empty_launches);
   const harness::TimingStats& floor = floors.at(0);
@@ -305,13 +306,12 @@ BenchOutcome run_bench(const BenchOptions& o) {
           }
         }
         // The launch floors first, then the libraries; `timed` below follows this order.
-        std::vector<std::function<void()>> group{[&] { launch_empty_kernel(stream); },
-                                                 [&] { launch_empty_kernel_as_warpfold(device, stream); },
-                                                 [&] { runners[Library::cub]->run(); },
-                                                 [&] { runners[Library::warpfold]->run(); },
-                                                 [&] { runners[Library::no_combine]->run(); }};
+        std::vector<std::function<void()>> group = empty_launches;
+        group.insert(group.end(), {[&] { runners[Library::cub]->run(); },
+                                   [&] { runners[Library::warpfold]->run(); },
+                                   [&] { runners[Library::no_combine]->run(); }});
         if (any_order_differs) group.push_back([&] { runners[Library::warpfold_any_order]->run(); });
-        // CUB, warpfold, the no-combine read and the empty kernel are timed interleaved, a
+        // CUB, warpfold, the no-combine read and the two empty kernels are timed interleaved, a
         // repetition of each per round, so that their ratios and the floor come from the same
         // moments of the machine;
         // each round in an order of its own, since a run's time depends on the run before it
