@@ -5,7 +5,7 @@
 // with the kernel's mangled name (~1.6 ns per character, measured with empty kernels). The
 // driver's cuLaunchKernel, given a function handle found once, took 0.3-0.4 µs less per launch
 // on an H100, in host time and event-timed alike (bench/NOTES.md): 4-5% of a reduce below ~2^20
-// elements.
+// elements. Its time does not depend on the name (11 to 323 characters measured the same).
 //
 // The driver's functions come through the runtime (cudaGetDriverEntryPointByVersion), so nothing
 // links libcuda. A handle belongs to one context: it is looked up once per device, in the context
