@@ -33,8 +33,10 @@
 //
 // Errors are returned as cudaError_t: cudaErrorInvalidValue for a null pointer (d_in with n > 0,
 // d_out) or too little temp storage, cudaErrorMisalignedAddress for d_in or d_out not aligned to
-// its type or temp storage not aligned to 8 bytes, and any launch error. These argument errors
-// are found before any device is asked. reduce_value() throws warpfold::cuda_error instead.
+// its type or temp storage not aligned to 8 bytes, and any launch error. The pointer and
+// alignment errors are found before any device is asked; the temp size needed depends on the
+// device, so it is checked after the device query (whose own error, such as no device, comes
+// first). reduce_value() throws warpfold::cuda_error instead.
 
 #include <warpfold/detail/reduce_dispatch.cuh>
 #include <warpfold/error.hpp>

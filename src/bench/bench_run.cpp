@@ -245,7 +245,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
 
   // The launch floor: an empty kernel, timed like every reduction, launched with <<<>>> as a
   // caller's kernel would be; beside it the same kernel launched the way warpfold launches its
-  // own (the driver's path, 0.3-0.5 µs less host time per launch), since part of warpfold's
+  // own (the driver's path, 0.27-0.48 µs faster event-timed in the records), since part of warpfold's
   // distance to the floor is that faster launch.
   const int device = ctx.device().ordinal;
   // Both floors, in this order, are also the first runs of every size's group below.

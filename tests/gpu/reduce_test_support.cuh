@@ -27,11 +27,16 @@ namespace warpfold::testing {
 
 // Sizes: empty, tiny, around vector and block boundaries, 2^k ± 1, not multiples of anything.
 inline const std::vector<uint64_t>& reduce_sizes() {
-  // For 4-byte elements (tiles of 4096): up to 8192 one block reading two tiles; 2^20 fills
-  // exactly 256 tiles and blocks (one partial per combiner thread); 2^20 - 1 leaves
-  // the last tile one short; 2^20 + 7 takes 257 tiles, which 256 blocks share; 2^21 + 5
-  // takes 513 tiles and blocks, two partials for some combiner threads (doubles: 1025 tiles, more
-  // than one wave).
+  // What the sizes reach through the dispatch (takes_wide_tiles, plan_reduce). 4-byte elements:
+  // up to 4096 one narrow tile, to 16384 one block of wide tiles; 2^20 fills exactly 256 narrow
+  // tiles and blocks (one partial per combiner thread), 2^20 - 1 leaves the last tile one short;
+  // above 4 MiB the wide kernel (tiles of 8192): 2^20 + 7 takes 129 tiles and blocks, 2^21 + 5
+  // 257 tiles shared by 256 blocks. 2-byte elements stay narrow (tiles of 8192): 2^21 + 5 takes
+  // 257 tiles shared by 256 blocks. 8-byte elements take the wide kernel at 2^20 - 1 and up (tiles of
+  // 4096): 2^21 + 5 takes 513 tiles over a grid past 256 blocks, two partials for some combiner
+  // threads, as accumulators above 8 bytes do in the narrow kernel (argmin and argmax: 2^21 + 5
+  // floats over more than 256 blocks). The wide and bulk kernels' own tests name their kernel at
+  // every size.
   static const std::vector<uint64_t> sizes = [] {
     std::vector<uint64_t> all{0,    1,    2,    3,    15,   16,   17,   31,    33,           255,
                               256,  257,  1000, 4095, 4097, 8191, 8193, 65535, (1u << 16) + 3, (1u << 20) - 1,

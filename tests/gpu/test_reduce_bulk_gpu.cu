@@ -117,8 +117,8 @@ TEST(ReduceBulk, ExactFloatAndDoubleSums) {
 
 // The dispatch's own choice on either side of kBulkAboveBytes, seen in the fold order: a float
 // sum through the public entry point is bitwise the named wide kernel's at the edge and the
-// named bulk kernel's just past it (their grids differ, so their roundings do), and exact maxima
-// on both sides.
+// named bulk kernel's just past it (their grids differ, so their roundings do: at least one size
+// must tell them apart, or the comparison proved nothing), and exact maxima on both sides.
 TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t edge = detail::kBulkAboveBytes / sizeof(float);
@@ -129,6 +129,7 @@ TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
   const uint64_t seed = new_seed();
   const auto data = random_values<float>(edge + 4099, seed, -1.0, 1.0);
   offset_buffer<float> buf(data, 1);
+  int told_apart = 0;
   for (uint64_t n : {edge - 3, edge, edge + 1, edge + 4099}) {
     const auto run = [&](auto call) {
       return run_two_phase<float>([&](void* t, size_t& b, float* o) { return call(t, b, buf.get(), o, n); });
@@ -139,10 +140,12 @@ TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
     const bool takes_bulk = bulk_runs && n > edge;
     EXPECT_TRUE(bitwise_equal(by_dispatch, takes_bulk ? bulk : wide))
         << where(n, 1, seed) << ": dispatch " << by_dispatch << ", wide " << wide << ", bulk " << bulk;
+    if (!bitwise_equal(wide, bulk)) ++told_apart;
     const float expected = *std::max_element(data.begin(), data.begin() + n);
     EXPECT_EQ(reduce_value(buf.get(), n, maximum{}, std::numeric_limits<float>::lowest()), expected)
         << where(n, 1, seed);
   }
+  if (bulk_runs) EXPECT_GT(told_apart, 0) << "the wide and bulk kernels gave bitwise the same sums at every size";
 }
 
 }  // namespace

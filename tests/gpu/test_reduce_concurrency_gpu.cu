@@ -50,7 +50,7 @@ TEST(ReduceConcurrency, AReduceHeldMidRunSharesNothingWithTheCallsThatPassIt) {
   ASSERT_EQ(cudaHostGetDevicePointer(&gate_device, gate_host, 0), cudaSuccess);
 
   const uint64_t seed = new_seed();
-  const summed_input held(5 * 4096 + 5, seed);  // six blocks of the narrow kernel
+  const summed_input held(5 * 4096 + 5, seed);  // five blocks of the narrow kernel at offset 1
   const summed_input small(40000, seed + 1);    // ten blocks
   offset_buffer<int32_t> held_in(held.values, 1), small_in(small.values, 2);
 

@@ -100,15 +100,16 @@ void check_narrow_accumulator_sum(uint64_t max_n) {
 TEST(ReduceFloat, HalfSumInHalf) { check_narrow_accumulator_sum<__half>(600); }
 TEST(ReduceFloat, Bfloat16SumInBfloat16) { check_narrow_accumulator_sum<__nv_bfloat16>(80); }
 
-// warpfold::any_order permits a combine in any order (at most 2048 partials in any order after
-// the reproducible fold, as the bound allows), large sizes too, one call after another.
+// warpfold::any_order permits a combine in any order: the bound allows up to 2048 partials
+// folded in any order after each block's fold. Today it takes the ordered combine, so results
+// are also checked to be bitwise the same on a rerun, as README.md and reduce.cuh promise.
 template <class T>
 void check_any_order_sum() {
   WARPFOLD_REQUIRE_GPU();
   std::vector<uint64_t> sizes = reduce_sizes();
   if ((1u << 22) + 3 <= max_test_n()) sizes.push_back((1u << 22) + 3);
   check_sum_within_bound<T, T>(
-      sizes, false, [](uint64_t n, long double abs_sum) { return sum_bound(n, unit_roundoff<T>(), abs_sum, 2048); },
+      sizes, true, [](uint64_t n, long double abs_sum) { return sum_bound(n, unit_roundoff<T>(), abs_sum, 2048); },
       [](void* t, size_t& b, const T* in, T* o, uint64_t n) {
         return reduce(t, b, in, o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
       });
@@ -203,31 +204,53 @@ TEST(ReduceFloat, ProductNearOne) {
   }
 }
 
-// A NaN anywhere makes sum, min and max NaN, and arg_min/arg_max point at the first NaN.
-TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumented) {
+// A NaN anywhere makes sum, min and max NaN, and argmin and argmax point at the first NaN; an
+// infinity wins max and argmax, and +inf with -inf sums to NaN. For every floating type, so that
+// both forms of the operators are covered: float's min.NaN / max.NaN instructions and the
+// compare-and-select of double, half and bfloat16. Sums accumulate in Acc.
+template <class T, class Acc>
+void check_nan_and_infinities() {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t n = 100003;
   const uint64_t seed = new_seed();
-  auto data = random_values<float>(n, seed, -1, 1);
+  const T nan = from_double<T>(std::numeric_limits<double>::quiet_NaN());
+  const T inf = from_double<T>(std::numeric_limits<double>::infinity());
+  const T zero = from_double<T>(0);
+  const auto is_nan = [](auto x) { return std::isnan(to_double(x)); };
+  auto data = random_values<T>(n, seed, -1, 1);
   std::mt19937_64 gen(seed);
   const uint64_t first_nan = gen() % (n / 2), second_nan = n / 2 + gen() % (n / 2);
-  data[first_nan] = data[second_nan] = std::numeric_limits<float>::quiet_NaN();
-  offset_buffer<float> buf(data, 1);
-  EXPECT_TRUE(std::isnan(reduce_value(buf.get(), n, plus{}, 0.0f)));
-  EXPECT_TRUE(std::isnan(reduce_value(buf.get(), n, minimum{}, 0.0f)));
-  EXPECT_TRUE(std::isnan(reduce_value(buf.get(), n, maximum{}, 0.0f)));
-  const auto amin = run_two_phase<key_value<float>>([&](void* t, size_t& b, key_value<float>* o) { return argmin(t, b, buf.get(), o, n); });
-  EXPECT_EQ(amin.index, first_nan);
+  data[first_nan] = data[second_nan] = nan;
+  offset_buffer<T> buf(data, 1);
+  const std::string at = where(n, 1, seed);
+  EXPECT_TRUE(is_nan(reduce_value(buf.get(), n, plus{}, Acc(0)))) << at;
+  EXPECT_TRUE(is_nan(reduce_value(buf.get(), n, minimum{}, zero))) << at;
+  EXPECT_TRUE(is_nan(reduce_value(buf.get(), n, maximum{}, zero))) << at;
+  const auto amin = run_two_phase<key_value<T>>([&](void* t, size_t& b, key_value<T>* o) { return argmin(t, b, buf.get(), o, n); });
+  const auto amax = run_two_phase<key_value<T>>([&](void* t, size_t& b, key_value<T>* o) { return argmax(t, b, buf.get(), o, n); });
+  EXPECT_EQ(amin.index, first_nan) << at;
+  EXPECT_EQ(amax.index, first_nan) << at;
+  EXPECT_TRUE(is_nan(amin.value) && is_nan(amax.value)) << at;
 
-  auto inf = random_values<float>(n, seed + 1, -1, 1);
-  inf[gen() % n] = std::numeric_limits<float>::infinity();
-  offset_buffer<float> ibuf(inf, 0);
-  EXPECT_EQ(reduce_value(ibuf.get(), n, plus{}, 0.0f), std::numeric_limits<float>::infinity());
-  EXPECT_EQ(reduce_value(ibuf.get(), n, maximum{}, 0.0f), std::numeric_limits<float>::infinity());
-  inf[(gen() % n)] = -std::numeric_limits<float>::infinity();
-  offset_buffer<float> ibuf2(inf, 0);
-  EXPECT_TRUE(std::isnan(reduce_value(ibuf2.get(), n, plus{}, 0.0f)));
+  auto with_inf = random_values<T>(n, seed + 1, -1, 1);
+  const uint64_t plus_inf = gen() % n, minus_inf = (plus_inf + 1 + gen() % (n - 1)) % n;  // two places
+  with_inf[plus_inf] = inf;
+  offset_buffer<T> ibuf(with_inf, 0);
+  const std::string at_inf = where(n, 0, seed + 1);
+  EXPECT_EQ(to_double(reduce_value(ibuf.get(), n, plus{}, Acc(0))), std::numeric_limits<double>::infinity()) << at_inf;
+  EXPECT_EQ(to_double(reduce_value(ibuf.get(), n, maximum{}, zero)), std::numeric_limits<double>::infinity()) << at_inf;
+  EXPECT_EQ(run_two_phase<key_value<T>>([&](void* t, size_t& b, key_value<T>* o) { return argmax(t, b, ibuf.get(), o, n); }).index,
+            plus_inf) << at_inf;
+  with_inf[minus_inf] = from_double<T>(-std::numeric_limits<double>::infinity());
+  offset_buffer<T> ibuf2(with_inf, 0);
+  EXPECT_TRUE(is_nan(reduce_value(ibuf2.get(), n, plus{}, Acc(0)))) << at_inf;
+  EXPECT_EQ(to_double(reduce_value(ibuf2.get(), n, minimum{}, zero)), -std::numeric_limits<double>::infinity()) << at_inf;
 }
+
+TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumentedFloat) { check_nan_and_infinities<float, float>(); }
+TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumentedDouble) { check_nan_and_infinities<double, double>(); }
+TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumentedHalf) { check_nan_and_infinities<__half, float>(); }
+TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumentedBfloat16) { check_nan_and_infinities<__nv_bfloat16, float>(); }
 
 // The square is computed in float (one rounding per term, at most u_f·x²) and summed in double
 // (the fold's bound with u_d): |error| ≤ u_f·Σx² + depth·u_d·Σx². On exact_sum_data every

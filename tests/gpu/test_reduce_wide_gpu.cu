@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 using namespace warpfold;
 using namespace warpfold::testing;
@@ -40,12 +41,13 @@ void check_exact(Op op, Acc init, Ref ref_op, Make make_data) {
 }
 
 // Sums within the bound of the narrow kernel's tests (sum_bound), bitwise the same on a rerun
-// unless any_order.
+// (any_order too: it takes the ordered combine today, and the docs promise reproducible results
+// either way).
 template <bool AnyOrder, class T>
 void check_float_sum() {
   WARPFOLD_REQUIRE_GPU();
   check_sum_within_bound<T, T>(
-      wide_sizes(), !AnyOrder,
+      wide_sizes(), true,
       [](uint64_t n, long double abs_sum) {
         return sum_bound(n, std::numeric_limits<T>::epsilon() / 2, abs_sum, AnyOrder ? 2048 : 0);
       },
@@ -90,30 +92,57 @@ TEST(ReduceWide, ExactFloatAndDoubleSums) {
   check_exact<double, double, true>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>());
 }
 
-// The dispatch's own choice: just above kWideAboveBytes the wide kernel, just below the narrow
-// one, and the wide kernel again from one narrow tile to one block of wide tiles (16-64 KiB);
-// exact through the public entry point on either side of each edge.
+// The dispatch's own choice, seen in the fold order: just above kWideAboveBytes the wide kernel,
+// just below it the narrow one, and the wide kernel again from one narrow tile to one block of
+// wide tiles (16-64 KiB). A float sum through the public entry point must be bitwise the named
+// kernel's that takes_wide_tiles picks; the two kernels' tiles and grids differ, so their
+// roundings do, and at least one size must tell them apart, or the comparison proved nothing.
+// Exact maxima through the public entry point on either side of each edge as well.
 TEST(ReduceWide, DispatchSwitchesKernelsAtTheThresholds) {
   WARPFOLD_REQUIRE_GPU();
-  const uint64_t edge = detail::kWideAboveBytes / sizeof(int32_t);
-  static_assert(!detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideAboveBytes / sizeof(int32_t)));
-  static_assert(detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideAboveBytes / sizeof(int32_t) + 1));
-  const uint64_t small_low = detail::kNarrowTileBytes / sizeof(int32_t);
-  const uint64_t small_high = detail::kWideSingleBlockBytes / sizeof(int32_t);
-  static_assert(!detail::takes_wide_tiles<int32_t, int32_t>(detail::kNarrowTileBytes / sizeof(int32_t)));
-  static_assert(detail::takes_wide_tiles<int32_t, int32_t>(detail::kNarrowTileBytes / sizeof(int32_t) + 1));
-  static_assert(detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideSingleBlockBytes / sizeof(int32_t)));
-  static_assert(!detail::takes_wide_tiles<int32_t, int32_t>(detail::kWideSingleBlockBytes / sizeof(int32_t) + 1));
+  const uint64_t edge = detail::kWideAboveBytes / sizeof(float);
+  static_assert(!detail::takes_wide_tiles<float, float>(detail::kWideAboveBytes / sizeof(float)));
+  static_assert(detail::takes_wide_tiles<float, float>(detail::kWideAboveBytes / sizeof(float) + 1));
+  const uint64_t small_low = detail::kNarrowTileBytes / sizeof(float);
+  const uint64_t small_high = detail::kWideSingleBlockBytes / sizeof(float);
+  static_assert(!detail::takes_wide_tiles<float, float>(detail::kNarrowTileBytes / sizeof(float)));
+  static_assert(detail::takes_wide_tiles<float, float>(detail::kNarrowTileBytes / sizeof(float) + 1));
+  static_assert(detail::takes_wide_tiles<float, float>(detail::kWideSingleBlockBytes / sizeof(float)));
+  static_assert(!detail::takes_wide_tiles<float, float>(detail::kWideSingleBlockBytes / sizeof(float) + 1));
+  constexpr unsigned kNarrow = detail::reduce_policy::vectors_in_flight;
+  constexpr unsigned kWide = detail::reduce_policy::wide_vectors_in_flight;
+  const auto named = [](auto in_flight) {
+    return [](void* t, size_t& b, const float* in, float* o, uint64_t n) {
+      return detail::dispatch_reduce<decltype(in_flight)::value>(t, b, in, o, n, 0.0f, plus{},
+                                                                  detail::convert<identity>{}, cudaStream_t{});
+    };
+  };
+  const auto narrow_sum = named(std::integral_constant<unsigned, kNarrow>{});
+  const auto wide_sum = named(std::integral_constant<unsigned, kWide>{});
+  int told_apart = 0;
   for (uint64_t n : {small_low - 1, small_low, small_low + 1, small_low + 5, small_high - 1, small_high, small_high + 1,
                      small_high + 7, edge - 3, edge, edge + 1, edge + 4099}) {
     WARPFOLD_REQUIRE_TEST_SIZE(n);
     const uint64_t seed = new_seed();
-    const auto data = random_values<int32_t>(n, seed, -2147483648.0, 2147483647.0);
-    const int32_t expected = *std::max_element(data.begin(), data.end());
-    offset_buffer<int32_t> buf(data, 2);
-    EXPECT_EQ(reduce_value(buf.get(), n, maximum{}, std::numeric_limits<int32_t>::min()), expected)
+    const auto data = random_values<float>(n, seed, -1.0, 1.0);
+    offset_buffer<float> buf(data, 2);
+    const auto run = [&](auto call) {
+      return run_two_phase<float>([&](void* t, size_t& b, float* o) { return call(t, b, buf.get(), o, n); });
+    };
+    const float by_dispatch = run([](void* t, size_t& b, const float* in, float* o, uint64_t m) {
+      return reduce(t, b, in, o, m, plus{}, 0.0f);
+    });
+    const float narrow = run(narrow_sum), wide = run(wide_sum);
+    const bool takes_wide = detail::takes_wide_tiles<float, float>(n);
+    EXPECT_TRUE(bitwise_equal(by_dispatch, takes_wide ? wide : narrow))
+        << where(n, 2, seed) << ": dispatch " << by_dispatch << ", narrow " << narrow << ", wide " << wide
+        << (takes_wide ? " (expected the wide kernel's)" : " (expected the narrow kernel's)");
+    if (!bitwise_equal(narrow, wide)) ++told_apart;
+    const float expected = *std::max_element(data.begin(), data.end());
+    EXPECT_EQ(reduce_value(buf.get(), n, maximum{}, std::numeric_limits<float>::lowest()), expected)
         << where(n, 2, seed);
   }
+  EXPECT_GT(told_apart, 0) << "the narrow and wide kernels gave bitwise the same sums at every size";
 }
 
 }  // namespace

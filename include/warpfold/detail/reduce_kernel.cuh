@@ -198,8 +198,9 @@ inline constexpr unsigned min_blocks_per_sm =
 // by bulk copies (bulk_copy.cuh), launched with kBulkSharedBytes of dynamic shared memory; its
 // threads fold the same vectors in the same order as the wide kernel's.
 // The kernel's mangled name is kept short (one Params argument, one Form type in it, not a lift
-// and a finish type apiece): the host pays for every character of it at every launch, about 1.6
-// ns each on an H100 (bench/NOTES.md).
+// and a finish type apiece): cudaLaunchKernel, the fallback launch, pays for every character of
+// it at every launch, about 1.6 ns each on an H100; the driver's launch with a cached handle
+// does not (bench/NOTES.md).
 template <class Params, unsigned InFlight, bool Bulk = false>
 __global__ void __launch_bounds__(reduce_policy::threads,
                                   (min_blocks_per_sm<typename Params::input, typename Params::accumulator, InFlight,
