@@ -61,7 +61,7 @@ template <class T>
 void check_float_sum() {
   WARPFOLD_REQUIRE_GPU();
   check_sum_within_bound<T, T>(
-      bulk_sizes(), true,
+      bulk_sizes(),
       [](uint64_t n, long double abs_sum) { return sum_bound(n, std::numeric_limits<T>::epsilon() / 2, abs_sum); },
       [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce_bulk(t, b, in, o, n, plus{}, T(0.5)); });
 }

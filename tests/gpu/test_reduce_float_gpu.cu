@@ -21,7 +21,7 @@ void check_sum(bool compensated_mode) {
     return compensated_mode ? 4 * unit_roundoff<Acc>() * double(abs_sum) + 1e-300
                             : sum_bound(n, unit_roundoff<Acc>(), abs_sum);
   };
-  check_sum_within_bound<T, Acc>(reduce_sizes(), true, bound,
+  check_sum_within_bound<T, Acc>(reduce_sizes(), bound,
                                  [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
                                    return compensated_mode ? compensated_sum(t, b, in, o, n, Acc(0.5))
                                                            : reduce(t, b, in, o, n, plus{}, Acc(0.5));
@@ -109,7 +109,7 @@ void check_any_order_sum() {
   std::vector<uint64_t> sizes = reduce_sizes();
   if ((1u << 22) + 3 <= max_test_n()) sizes.push_back((1u << 22) + 3);
   check_sum_within_bound<T, T>(
-      sizes, true, [](uint64_t n, long double abs_sum) { return sum_bound(n, unit_roundoff<T>(), abs_sum, 2048); },
+      sizes, [](uint64_t n, long double abs_sum) { return sum_bound(n, unit_roundoff<T>(), abs_sum, 2048); },
       [](void* t, size_t& b, const T* in, T* o, uint64_t n) {
         return reduce(t, b, in, o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
       });
