@@ -10,8 +10,9 @@
 
 function(warpfold_read_commit out_var source_dir)
   set(commit "")
-  # .commit first: it exists only where someone wrote it for a copy whose .git is missing or lags
-  # behind (git ignores it), and there git would name the wrong commit.
+  # .commit first: it is written (git rev-parse --short=12 HEAD > .commit) only for a copy of the
+  # tree whose .git is missing or lags behind (git ignores it), where git would name the wrong
+  # commit.
   if(EXISTS ${source_dir}/.commit)
     file(STRINGS ${source_dir}/.commit commit LIMIT_COUNT 1)
     string(STRIP "${commit}" commit)

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The GPU machine's one call: build, run the GPU tests and the measurements, write logs to $OUT.
+# One run on a GPU machine: build, run the GPU tests and the measurements, write logs to $OUT.
+# Expects the dependencies in place (scripts/test.sh installs them); builds for sm_90 unless
+# WARPFOLD_CUDA_ARCH names other CUDA architectures.
 #   scripts/device-check.sh [STAGE...]
 #   stages: tests ladder sweep divergence info grid nested bench profile report
 #   (default: all but report, which runs every lesson again)
@@ -25,17 +27,20 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max
 say "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
 
 start=$(date +%s)
-configure_and_build -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+configure_and_build -DCMAKE_CUDA_ARCHITECTURES="${WARPFOLD_CUDA_ARCH:-90}" >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 say "build: $(( $(date +%s) - start )) s"
 bin="$BUILD_DIR/src/warpfold"
 
 # Every stage runs whatever an earlier one gave; a failed test suite or lesson makes the exit 1.
 failed=0
 if want tests; then
-  "$BUILD_DIR/tests/warpfold_gpu_tests" --gtest_brief=1 >"$OUT/gpu-tests.log" 2>&1
+  # The whole log (each test with its time), so that the slowest tests can be named below.
+  "$BUILD_DIR/tests/warpfold_gpu_tests" >"$OUT/gpu-tests.log" 2>&1
   rc=$?; [ $rc -ne 0 ] && failed=1
   say "gpu tests (exit $rc): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests.log" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \]' "$OUT/gpu-tests.log" | head -20 | tee -a "$summary"
+  say "slowest gpu tests: $(grep -E '^\[       OK \] .*\([0-9]+ ms\)$' "$OUT/gpu-tests.log" |
+    sed -E 's/^\[       OK \] (.*) \(([0-9]+) ms\)$/\2 \1/' | sort -rn | head -5 | awk '{printf "%s %.1f s; ", $2, $1 / 1000}')"
   "$BUILD_DIR/tests/warpfold_cpu_tests" --gtest_brief=1 >"$OUT/cpu-tests.log" 2>&1
   rc=$?; [ $rc -ne 0 ] && failed=1
   say "cpu tests (exit $rc): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/cpu-tests.log" | tr '\n' ' ')"

@@ -18,7 +18,7 @@ tools=("$@")
 [ ${#tools[@]} -eq 0 ] && tools=(memcheck racecheck synccheck initcheck)
 export WARPFOLD_TEST_MAX_N="${WARPFOLD_TEST_MAX_N:-1048576}"
 
-configure_and_build -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/sanitize/build.log" 2>&1 || { tail -30 "$OUT/sanitize/build.log"; exit 1; }
+configure_and_build -DCMAKE_CUDA_ARCHITECTURES="${WARPFOLD_CUDA_ARCH:-90}" >"$OUT/sanitize/build.log" 2>&1 || { tail -30 "$OUT/sanitize/build.log"; exit 1; }
 tests="$BUILD_DIR/tests/warpfold_gpu_tests"
 summary="$OUT/sanitize/summary.txt"
 : >"$summary"

@@ -1,7 +1,7 @@
 #pragma once
-// Reduction operators. Any associative binary functor `Acc op(Acc, Acc)` callable on the device
-// works with warpfold::reduce; these are the common ones, with their floating-point behaviour
-// fixed and documented.
+// Reduction operators. Any associative and commutative binary functor `Acc op(Acc, Acc)` callable
+// on the device works with warpfold::reduce (its fold order interleaves the elements); these are
+// the common ones, with their floating-point behaviour fixed and documented.
 //
 // NaN and infinities:
 //  - plus, multiplies: IEEE arithmetic (a NaN anywhere gives NaN; +inf + -inf gives NaN).

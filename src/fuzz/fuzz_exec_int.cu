@@ -19,14 +19,40 @@ struct wide_square {
   __device__ int64_t operator()(int32_t x) const { return int64_t(x) * x; }
 };
 
+// Data for bitwise and/or. Full-width random values saturate within a few dozen elements (and
+// reaches 0, or all ones), after which a dropped element changes nothing. So every element is
+// random in the bits of a random mask K and fixed outside it (ones for and, zeros for or), and
+// up to one element per bit outside K flips that bit alone (clears it for and, sets it for or):
+// the result's bits outside K name exactly the flipping elements that were folded.
+template <class T>
+std::vector<T> make_bitwise_data(const FuzzCase& c, splitmix64& rng) {
+  using U = std::make_unsigned_t<T>;
+  constexpr unsigned kBits = sizeof(T) * 8;
+  const bool is_and = c.op == FuzzOp::bit_and;
+  const U mask = U(rng());
+  std::vector<T> v(c.n);
+  for (auto& x : v) x = T(is_and ? U(U(rng()) | U(~mask)) : U(U(rng()) & mask));
+  for (unsigned bit = 0; bit < kBits && c.n > 0; ++bit) {
+    if (mask >> bit & 1u) continue;
+    T& x = v[rng.below(c.n)];
+    x = T(is_and ? U(x & U(~(U(1) << bit))) : U(x | U(U(1) << bit)));
+  }
+  return v;
+}
+
 template <class T>
 std::vector<T> make_data(const FuzzCase& c, splitmix64& rng) {
+  if (c.op == FuzzOp::bit_and || c.op == FuzzOp::bit_or) return make_bitwise_data<T>(c, rng);
   std::vector<T> v(c.n);
   // Half of the cases draw from a narrow range, so argmin/argmax meet many ties.
   const bool narrow = rng.below(2) == 0;
+  // Products take odd factors: an even one in every few dozen would zero the product, and a
+  // zero element would too, after which a dropped element changes nothing.
+  const bool odd = c.op == FuzzOp::product;
   for (auto& x : v) {
     const uint64_t r = rng();
     x = narrow ? T(int64_t(r % 41) - (std::is_signed_v<T> ? 20 : 0)) : T(r);
+    if (odd) x = T(x | T(1));
   }
   return v;
 }

@@ -35,12 +35,17 @@ inline const std::vector<uint64_t>& reduce_sizes() {
   // 257 tiles shared by 256 blocks. 8-byte elements take the wide kernel at 2^20 - 1 and up (tiles of
   // 4096): 2^21 + 5 takes 513 tiles over a grid past 256 blocks, two partials for some combiner
   // threads, as accumulators above 8 bytes do in the narrow kernel (argmin and argmax: 2^21 + 5
-  // floats over more than 256 blocks). The wide and bulk kernels' own tests name their kernel at
-  // every size.
+  // floats over more than 256 blocks). The edges of the other widths, each with its neighbours:
+  // 2048 (8-byte elements: one narrow tile, then one wide block), 4096 (4 bytes: one narrow
+  // tile), 8192 (2 bytes: one tile), 16384 (4 bytes: one wide block; 1 byte: one tile), 2^19
+  // (8 bytes: the wide kernel above 4 MiB). The wide and bulk kernels' own tests name their
+  // kernel at every size.
   static const std::vector<uint64_t> sizes = [] {
-    std::vector<uint64_t> all{0,    1,    2,    3,    15,   16,   17,   31,    33,           255,
-                              256,  257,  1000, 4095, 4097, 8191, 8193, 65535, (1u << 16) + 3, (1u << 20) - 1,
-                              1u << 20, (1u << 20) + 7, (1u << 21) + 5};
+    std::vector<uint64_t> all{0,     1,     2,     3,     15,    16,    17,    31,    33,    255,
+                              256,   257,   1000,  2047,  2048,  2049,  4095,  4096,  4097,  8191,
+                              8192,  8193,  16383, 16384, 16385, 65535, (1u << 16) + 3,
+                              (1u << 19) - 1, 1u << 19, (1u << 19) + 1, (1u << 20) - 1, 1u << 20,
+                              (1u << 20) + 7, (1u << 21) + 5};
     std::vector<uint64_t> kept;
     for (uint64_t n : all) {
       if (n <= max_test_n()) kept.push_back(n);

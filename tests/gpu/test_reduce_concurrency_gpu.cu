@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -192,10 +193,11 @@ TEST(ReduceConcurrency, TypesAlignedBelowTheirSizeAtAnyElementOffset) {
       pairs[i] = {xs[2 * i], xs[2 * i + 1]};
       expected += double(xs[2 * i]) + double(xs[2 * i + 1]);
     }
-    // Offsets in floats: 0 and 2 keep the pairs 8-byte aligned, 1 and 3 do not.
-    std::vector<float> flat(2 * n + 3, 0.f);
+    // Offsets in floats: 0 and 2 keep the pairs 8-byte aligned, 1 and 3 do not. The floats
+    // around the pairs are NaN, so a read past either end shows in the result.
+    std::vector<float> flat(2 * n + 3);
     for (size_t off : {0u, 1u, 2u, 3u}) {
-      std::fill(flat.begin(), flat.end(), 0.f);
+      std::fill(flat.begin(), flat.end(), std::numeric_limits<float>::quiet_NaN());
       for (uint64_t i = 0; i < n; ++i) {
         flat[off + 2 * i] = pairs[i].x;
         flat[off + 2 * i + 1] = pairs[i].y;
@@ -213,7 +215,10 @@ TEST(ReduceConcurrency, TypesAlignedBelowTheirSizeAtAnyElementOffset) {
 // Misaligned output or temp storage is an argument error, returned before any launch.
 TEST(ReduceConcurrency, MisalignedOutputOrTempIsAnError) {
   WARPFOLD_REQUIRE_GPU();
-  const std::vector<double> data(1000, 0.25);
+  const uint64_t seed = new_seed();
+  const std::vector<double> data = exact_sum_data<double>()(1000, seed);
+  double expected = 0;
+  for (double x : data) expected += x;  // exact: quarters
   offset_buffer<double> in(data, 0);
   size_t bytes = 0;
   ASSERT_EQ(reduce(nullptr, bytes, in.get(), static_cast<double*>(nullptr), data.size(), plus{}, 0.0), cudaSuccess);
@@ -228,7 +233,7 @@ TEST(ReduceConcurrency, MisalignedOutputOrTempIsAnError) {
   EXPECT_EQ(reduce(temp, bytes, in.get(), aligned_out, data.size(), plus{}, 0.0), cudaSuccess);
   double got = 0;
   ASSERT_EQ(cudaMemcpy(&got, aligned_out, sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
-  EXPECT_EQ(got, 250.0);
+  EXPECT_EQ(got, expected) << "seed " << seed;
   cudaFree(temp);
   cudaFree(out);
 }

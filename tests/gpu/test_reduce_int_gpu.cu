@@ -138,6 +138,41 @@ TEST(ReduceInt, EmptyInputReturnsInitAndArgIndexZero) {
   EXPECT_EQ(arg.value, 0);  // documented: {T{}, 0}
 }
 
+// The pointer checks come before any device call, so they run (and hold) without a GPU too: every
+// entry point reports a null or misaligned pointer as such. The addresses are made up; an
+// argument error returns before anything could dereference them.
+template <class P>
+P* address(uintptr_t a) {
+  return reinterpret_cast<P*>(a);
+}
+
+TEST(ReduceArguments, PointerErrorsAreReportedBeforeAnyDeviceCall) {
+  size_t bytes = size_t(1) << 20;
+  void* temp = address<void>(0x10000);
+  const auto* in = address<const int32_t>(0x20000);
+  auto* out = address<int64_t>(0x30000);
+  const auto* fin = address<const float>(0x20000);
+  auto* fout = address<float>(0x30000);
+  auto* kv_out = address<key_value<float>>(0x30000);
+  const auto bad_null = cudaErrorInvalidValue, bad_align = cudaErrorMisalignedAddress;
+
+  EXPECT_EQ(reduce(temp, bytes, in, static_cast<int64_t*>(nullptr), 10, plus{}, int64_t(0)), bad_null);
+  EXPECT_EQ(reduce(temp, bytes, static_cast<const int32_t*>(nullptr), out, 10, plus{}, int64_t(0)), bad_null);
+  EXPECT_EQ(reduce(temp, bytes, address<const int32_t>(0x20002), out, 10, plus{}, int64_t(0)), bad_align);
+  EXPECT_EQ(reduce(temp, bytes, in, address<int64_t>(0x30004), 10, plus{}, int64_t(0)), bad_align);
+  EXPECT_EQ(reduce(address<void>(0x10004), bytes, in, out, 10, plus{}, int64_t(0)), bad_align);
+
+  EXPECT_EQ(transform_reduce(temp, bytes, in, static_cast<int64_t*>(nullptr), 10, int64_t(0), plus{}, widen_square{}),
+            bad_null);
+  EXPECT_EQ(transform_reduce(temp, bytes, address<const int32_t>(0x20001), out, 10, int64_t(0), plus{}, widen_square{}),
+            bad_align);
+  EXPECT_EQ(argmin(temp, bytes, fin, static_cast<key_value<float>*>(nullptr), 10), bad_null);
+  EXPECT_EQ(argmax(temp, bytes, static_cast<const float*>(nullptr), kv_out, 10), bad_null);
+  EXPECT_EQ(argmax(temp, bytes, fin, address<key_value<float>>(0x30004), 10), bad_align);
+  EXPECT_EQ(compensated_sum(temp, bytes, fin, static_cast<float*>(nullptr), 10, 0.0f), bad_null);
+  EXPECT_EQ(compensated_sum(temp, bytes, address<const float>(0x20002), fout, 10, 0.0f), bad_align);
+}
+
 TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {
   WARPFOLD_REQUIRE_GPU();
   size_t bytes = 0;
@@ -154,6 +189,12 @@ TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {
   EXPECT_EQ(reduce(temp, too_small, static_cast<const int32_t*>(temp), out, 10, plus{}, int64_t(0)),
             cudaErrorInvalidValue);
   EXPECT_THROW(reduce_value(static_cast<const int32_t*>(nullptr), 10, plus{}, int64_t(0)), cuda_error);
+  // n = 0 reads nothing, so a null input is no error there: the result is init.
+  ASSERT_EQ(cudaMemset(out, 0x7f, sizeof(int64_t)), cudaSuccess);
+  EXPECT_EQ(reduce(temp, bytes, static_cast<const int32_t*>(nullptr), out, 0, plus{}, int64_t(-42)), cudaSuccess);
+  int64_t got = 0;
+  ASSERT_EQ(cudaMemcpy(&got, out, sizeof(got), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(got, -42);
   cudaFree(temp);
   cudaFree(out);
 }
@@ -186,30 +227,76 @@ TEST(ReduceInt, Int32SumsAtFullWidthOnTheLargestGrids) {
   }
 }
 
-// Beyond 2^31 elements (2 GiB of int8): 64-bit counts and indices all the way.
-TEST(ReduceInt, BeyondTwoToThe31Elements) {
-  WARPFOLD_REQUIRE_GPU();
-  const uint64_t n = (1ull << 31) + 17;
-  WARPFOLD_REQUIRE_TEST_SIZE(n);
-  size_t free_bytes = 0, total = 0;
-  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
-  if (free_bytes < n + (64u << 20)) GTEST_SKIP() << "needs " << n << " bytes of device memory";
-  const uint64_t seed = new_seed();
-  const auto data = random_values<int8_t>(n, seed, -128, 127);
-  int64_t expected = 0;
-  for (int8_t x : data) expected += x;
-  offset_buffer<int8_t> buf(data, 3);
-  EXPECT_EQ(reduce_value(buf.get(), n, plus{}, int64_t(0)), expected) << "seed " << seed;
-  // The last element is the unique maximum: its index must survive 64-bit arithmetic.
-  std::vector<int8_t> tail_max = random_values<int8_t>(n, seed + 1, -128, 0);
-  tail_max[n - 1] = 1;
-  offset_buffer<int8_t> buf2(tail_max, 0);
-  const auto arg = run_two_phase<key_value<int8_t>>([&](void* t, size_t& b, key_value<int8_t>* o) {
-    return argmax(t, b, buf2.get(), o, n);
-  });
-  EXPECT_EQ(arg.index, n - 1);
+// Random bytes, 8 from each step of splitmix64: billions of elements in about a second, where a
+// distribution object per element would take a minute.
+void fill_random_bytes(void* out, size_t bytes, uint64_t seed) {
+  auto* p = static_cast<unsigned char*>(out);
+  uint64_t state = seed;
+  for (size_t i = 0; i < bytes; i += 8) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    std::memcpy(p + i, &z, std::min<size_t>(8, bytes - i));
+  }
 }
 
+// Skips unless the device has `bytes` free beside some room for temp storage and the runtime.
+#define REQUIRE_DEVICE_BYTES(bytes)                                                            \
+  do {                                                                                         \
+    size_t free_bytes = 0, total_bytes = 0;                                                    \
+    ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);                         \
+    if (free_bytes < uint64_t(bytes) + (256u << 20))                                           \
+      GTEST_SKIP() << "needs " << uint64_t(bytes) << " bytes of device memory, " << free_bytes \
+                   << " free";                                                                 \
+  } while (0)
+
+// Beyond 2^32 elements (4 GiB of int8): 64-bit counts and indices all the way, where a count or
+// an index cut to 32 bits shows. One device buffer at a time.
+TEST(ReduceInt, BeyondTwoToThe32Elements) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t n = (1ull << 32) + (1ull << 20) + 17;
+  WARPFOLD_REQUIRE_TEST_SIZE(n);
+  REQUIRE_DEVICE_BYTES(n + offset_buffer<int8_t>::kSlackBytes + 16);
+  const uint64_t seed = new_seed();
+  std::vector<int8_t> data(n);
+  fill_random_bytes(data.data(), n, seed);
+  int64_t expected = 0;
+  for (int8_t x : data) expected += x;
+  {
+    offset_buffer<int8_t> buf(data, 3);
+    EXPECT_EQ(reduce_value(buf.get(), n, plus{}, int64_t(0)), expected) << "seed " << seed;
+  }
+  // Every element at most 0, and two equal maxima past 2^32: argmax names the first, whose index
+  // cut to 32 bits would be below 2^19.
+  for (auto& x : data) x = int8_t(-(x & 0x7f));
+  const uint64_t first = (1ull << 32) + 1 + seed % (1ull << 19);
+  data[first] = 1;
+  data[n - 1] = 1;
+  offset_buffer<int8_t> buf(data, 0);
+  const auto arg = run_two_phase<key_value<int8_t>>([&](void* t, size_t& b, key_value<int8_t>* o) {
+    return argmax(t, b, buf.get(), o, n);
+  });
+  EXPECT_EQ(arg.index, first) << "seed " << seed;
+  EXPECT_EQ(arg.value, 1);
+}
+
+// Past 4 GiB of 4-byte elements (the bulk kernel's tiles at byte offsets above 2^32), from a
+// pointer one element past a 16-byte boundary: a byte offset cut to 32 bits would reread the
+// first 4 GiB and change the sum.
+TEST(ReduceInt, BeyondFourGibibytesOfInt32) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t n = (1ull << 30) + (1ull << 18) + 3;
+  WARPFOLD_REQUIRE_TEST_SIZE(n);
+  REQUIRE_DEVICE_BYTES(n * sizeof(int32_t) + offset_buffer<int32_t>::kSlackBytes + 16);
+  const uint64_t seed = new_seed();
+  std::vector<int32_t> data(n);
+  fill_random_bytes(data.data(), n * sizeof(int32_t), seed);
+  int64_t expected = -5;
+  for (int32_t x : data) expected += x;
+  offset_buffer<int32_t> buf(data, 1);
+  EXPECT_EQ(reduce_value(buf.get(), n, plus{}, int64_t(-5)), expected) << "seed " << seed;
+}
 
 // --- the launch (detail/kernel_launch.cuh): driver fast path and runtime fallback ---------------
 
