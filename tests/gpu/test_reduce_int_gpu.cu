@@ -422,6 +422,9 @@ TEST(ReduceLaunch, DriverAndRuntimePathsLaunchAndReportTheRuntimesErrors) {
   for (int d : {device, device, detail::kMaxDevices}) {
     EXPECT_EQ(detail::launch_kernel<&add_to_each>(d, dim3(4), dim3(256), args, nullptr), cudaSuccess) << d;
   }
+  // The driver's path is there (CUDA 12 and up) and was taken: the handle was found and kept.
+  ASSERT_TRUE(detail::driver().complete()) << "the driver's entry points were not found";
+  EXPECT_EQ(detail::launch_handles<&add_to_each>[device].state.load(), 2) << "the launch handle is not ready";
   const cudaError_t refused = detail::launch_kernel<&add_to_each>(device, dim3(1), dim3(1025), args, nullptr);
   cudaGetLastError();
   const cudaError_t runtime = cudaLaunchKernel(&add_to_each, dim3(1), dim3(1025), args, 0, nullptr);
