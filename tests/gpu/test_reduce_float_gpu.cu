@@ -195,18 +195,30 @@ TEST(ReduceFloat, MinMaxArgDouble) { check_min_max_arg<double>(); }
 TEST(ReduceFloat, MinMaxArgHalf) { check_min_max_arg<__half>(); }
 TEST(ReduceFloat, MinMaxArgBfloat16) { check_min_max_arg<__nv_bfloat16>(); }
 
-TEST(ReduceFloat, ProductNearOne) {
+// Products of values near 1 (every type's own rounding of 0.999..1.001), accumulated in Acc.
+template <class T, class Acc>
+void check_product_near_one() {
   WARPFOLD_REQUIRE_GPU();
   for (uint64_t n : reduce_sizes()) {
     const uint64_t seed = new_seed();
-    const auto data = random_values<double>(n, seed, 0.999, 1.001);
+    const auto data = random_values<T>(n, seed, 0.999, 1.001);
     long double ref = 1;
-    for (double x : data) ref *= x;
-    offset_buffer<double> buf(data, n % 2);
-    const double got = reduce_value(buf.get(), n, multiplies{}, 1.0);
+    for (const T& x : data) ref *= to_double(x);
+    const size_t off = n % element_offsets<T>().size();
+    offset_buffer<T> buf(data, off);
+    const Acc got = reduce_value(buf.get(), n, multiplies{}, Acc(1));
     // Each of the n multiplications rounds once whatever the order: |error| ≤ n·u·|product|.
-    ASSERT_NEAR(got, double(ref), double(n + 1) * unit_roundoff<double>() * std::fabs(double(ref))) << where(n, n % 2, seed);
+    ASSERT_NEAR(double(got), double(ref), double(n + 1) * unit_roundoff<Acc>() * std::fabs(double(ref)))
+        << where(n, off, seed);
   }
+}
+
+TEST(ReduceFloat, ProductNearOne) {
+  check_product_near_one<double, double>();
+  check_product_near_one<float, double>();
+  check_product_near_one<float, float>();
+  check_product_near_one<__half, float>();
+  check_product_near_one<__nv_bfloat16, float>();
 }
 
 // A NaN anywhere makes sum, min and max NaN, and argmin and argmax point at the first NaN; an
@@ -299,6 +311,47 @@ TEST(ReduceFloat, LargestMagnitudeFusedIntoTheLoad) {
     }
   }
 }
+
+// A user-defined accumulator: the range [lo, hi] of the data in one pass (transform x -> [x, x],
+// the operator their union). 8 bytes for float (the kernels with a register budget: narrow, wide
+// and bulk), 16 for double (the narrow kernel, partials of four words). Exact.
+template <class F>
+struct value_range {
+  F lo, hi;
+};
+template <class F>
+struct to_range {
+  __host__ __device__ value_range<F> operator()(F x) const { return {x, x}; }
+};
+struct range_union {
+  template <class F>
+  __host__ __device__ value_range<F> operator()(const value_range<F>& a, const value_range<F>& b) const {
+    return {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+  }
+};
+
+template <class F>
+void check_value_range() {
+  WARPFOLD_REQUIRE_GPU();
+  const value_range<F> init{F(2000), F(-2000)};  // outside the data: n = 0 gives it back
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<F>(n, seed, -1000, 1000);
+    value_range<F> expected = init;
+    for (F x : data) expected = range_union{}(expected, to_range<F>{}(x));
+    for (size_t off : element_offsets<F>()) {
+      offset_buffer<F> buf(data, off);
+      const auto got = run_two_phase<value_range<F>>([&](void* t, size_t& b, value_range<F>* o) {
+        return transform_reduce(t, b, buf.get(), o, n, init, range_union{}, to_range<F>{});
+      });
+      ASSERT_EQ(got.lo, expected.lo) << where(n, off, seed);
+      ASSERT_EQ(got.hi, expected.hi) << where(n, off, seed);
+    }
+  }
+}
+
+TEST(ReduceFloat, UserAccumulatorFloatRange) { check_value_range<float>(); }
+TEST(ReduceFloat, UserAccumulatorDoubleRange) { check_value_range<double>(); }
 
 // warp::reduce_down_partial<Width> starts its shuffles at Width / 2 (block totals, the combine of
 // up to 8 or 16 partials). For every count of valid lanes and every width that covers it, lane
