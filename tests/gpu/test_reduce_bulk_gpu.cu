@@ -133,8 +133,8 @@ TEST(ReduceBulk, ExactFloatAndDoubleSums) {
 // named bulk kernel's just past it, and exact maxima on both sides. The two kernels fold the same
 // vectors in the same order over grids of their resident capacities (3 and 2 blocks per SM):
 // where those differ, so do the roundings, and at least one size must tell the kernels apart, or
-// the comparison proved nothing. (Under compute-sanitizer's racecheck the capacities can
-// coincide, and then so must the sums.)
+// the comparison proved nothing. (On a device where the two capacities coincide, so must the
+// sums.) The grids are printed, for a failure's log.
 TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t edge = detail::kBulkAboveBytes / sizeof(float);
