@@ -6,7 +6,8 @@
 # fails the script. The book's ladder kernels (unsafe by design) run under each tool too; what
 # each tool reports for them is listed in the summary, and does not fail the script.
 # Input sizes are capped at WARPFOLD_TEST_MAX_N (default 2^20): the tools slow kernels 10-100×;
-# each run is bounded by SANITIZE_TIMEOUT seconds (default 300).
+# then the tests of the largest grids and of the bulk kernel run at full size (up to 2^27) under
+# each tool. Each run is bounded by SANITIZE_TIMEOUT seconds (default 300).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 find_cuda
@@ -47,6 +48,21 @@ for tool in "${tools[@]}"; do
   blog="$OUT/sanitize/$tool-book.log"
   timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no --print-limit 5 "$tests" --gtest_brief=1 --gtest_filter='Ladder/LadderKernelTest.*book*' >"$blog" 2>&1
   echo "$tool: book ladder kernels: $(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard).*' "$blog" | tail -1); kinds: $(grep -Eo '(Invalid __global__ [a-z]+|Race reported between [A-Za-z]+ access|Barrier error|Uninitialized __global__ memory read|[A-Z][a-z]+ hazard)' "$blog" | sort | uniq -c | tr '\n' ';')" | tee -a "$summary"
+
+  # The size cap above keeps the largest grids (a thousand blocks, several partials per combiner
+  # thread) and the bulk kernel (inputs above 256 MiB) out of the pass: their own tests, at full
+  # size (up to 2^27 elements), must be clean too.
+  llog="$OUT/sanitize/$tool-large.log"
+  start=$(date +%s)
+  WARPFOLD_TEST_MAX_N=$((1 << 27)) timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no \
+      --error-exitcode 97 --print-limit 50 "$tests" --gtest_brief=1 \
+      --gtest_filter='ReduceBulk.*:ReduceInt.Int32SumsAtFullWidthOnTheLargestGrids' >"$llog" 2>&1
+  rc=$?
+  errors=$(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$llog" | tail -1)
+  verdict=clean
+  if [ "$rc" -eq 124 ]; then verdict="TIMED OUT after ${SANITIZE_TIMEOUT:-300} s"; failed=1;
+  elif [ "$rc" -ne 0 ]; then verdict="FINDINGS (exit $rc)"; failed=1; fi
+  echo "$tool: largest grids and the bulk kernel: $verdict, ${errors:-no summary}, $(grep -E '^\[  (PASSED|FAILED)' "$llog" | tr '\n' ' ') $(( $(date +%s) - start )) s" | tee -a "$summary"
 done
 # The logs travel as one archive.
 tar -C "$OUT" -czf "$OUT/sanitize.tgz" sanitize && rm -rf "$OUT/sanitize"
