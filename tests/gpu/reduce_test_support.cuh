@@ -91,6 +91,21 @@ auto uniform_data(long double lo, long double hi) {
   return [lo, hi](uint64_t n, uint64_t seed) { return random_values<T>(n, seed, lo, hi); };
 }
 
+// Values whose sum depends strongly on the order of the additions: 1000 + u in the first half,
+// -(1000 + u) in the second (u uniform in [0, 1)). Partial sums grow far larger than the total,
+// so every fold order rounds them differently, and two orders differ by thousands of units in
+// the last place of the total (a model of two grids' folds: 3·10^4 to 5·10^6). With values of one
+// scale (uniform in [-1, 1]) the partials stay below the total, two orders differ by a few units,
+// and now and then by none, as if the order had not changed.
+template <class T>
+std::vector<T> order_sensitive_values(size_t n, uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u{0.0, 1.0};
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = from_double<T>((i < n / 2 ? 1.0 : -1.0) * (1000.0 + u(gen)));
+  return v;
+}
+
 // Places `value` once, at index 0, n - 1 or a random index (chosen by the seed): the head and
 // the tail are where a reduce most easily drops an element.
 template <class T>
