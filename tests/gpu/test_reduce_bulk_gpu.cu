@@ -37,8 +37,6 @@ std::vector<uint64_t> bulk_sizes() {
   return sizes;
 }
 
-// Whether this device runs the bulk kernel (compute capability 9.0 and up, with this build's
-// code for it); where it does not, the named kernel is the wide one and the tests below test that.
 // The resident capacity of the float sum's bulk kernel on this device (0: no bulk copies, the wide
 // kernel instead), and of its wide kernel.
 unsigned bulk_float_sum_blocks() {
@@ -58,6 +56,8 @@ unsigned wide_float_sum_blocks() {
             cudaSuccess);
   return blocks;
 }
+// Whether this device runs the bulk kernel (compute capability 9.0 and up, with this build's
+// code for it); where it does not, the named kernel is the wide one and the tests below test that.
 bool device_runs_bulk_copies() { return bulk_float_sum_blocks() > 0; }
 
 template <class T, class Acc, class Op, class Ref, class Make>
