@@ -233,10 +233,7 @@ void fill_random_bytes(void* out, size_t bytes, uint64_t seed) {
   auto* p = static_cast<unsigned char*>(out);
   uint64_t state = seed;
   for (size_t i = 0; i < bytes; i += 8) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
+    const uint64_t z = detail::mix64(state += 0x9e3779b97f4a7c15ull);  // splitmix64's step
     std::memcpy(p + i, &z, std::min<size_t>(8, bytes - i));
   }
 }
