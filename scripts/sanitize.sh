@@ -29,21 +29,26 @@ failed=0
 # The suite minus the book's ladder kernels and the one test that provokes launch failures on
 # purpose (its refused launches are the expected outcome, not a finding).
 must_be_clean='*-Ladder/LadderKernelTest.*book*:LadderRunGpu.*:NestedLaunchFailureGpu.*'
-for tool in "${tools[@]}"; do
-  # Only memcheck supports dynamic parallelism ("CUDA Dynamic Parallelism is not supported by
-  # the selected tool"): the nested lesson runs under memcheck alone.
-  filter="$must_be_clean"
-  [ "$tool" != memcheck ] && filter="$must_be_clean:Nested*:*nested*"
-  log="$OUT/sanitize/$tool.log"
+
+# A pass that must be clean: TOOL over the tests FILTER selects, logged to sanitize/LOG.log; a
+# finding or a timeout fails the script. The summary line names the pass as LABEL.
+clean_pass() {  # TOOL LOG LABEL FILTER
+  local tool="$1" log="$OUT/sanitize/$2.log" label="$3" filter="$4" start rc errors verdict=clean
   start=$(date +%s)
   timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no --error-exitcode 97 --print-limit 50 "$tests" --gtest_brief=1 \
       --gtest_filter="$filter" >"$log" 2>&1
   rc=$?
   errors=$(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$log" | tail -1)
-  verdict=clean
   if [ "$rc" -eq 124 ]; then verdict="TIMED OUT after ${SANITIZE_TIMEOUT:-300} s"; failed=1;
   elif [ "$rc" -ne 0 ]; then verdict="FINDINGS (exit $rc)"; failed=1; fi
-  echo "$tool: fixed kernels, production reduce, lessons: $verdict, ${errors:-no summary}, $(grep -E '^\[  (PASSED|FAILED)' "$log" | tr '\n' ' ') $(( $(date +%s) - start )) s" | tee -a "$summary"
+  echo "$tool: $label: $verdict, ${errors:-no summary}, $(grep -E '^\[  (PASSED|FAILED)' "$log" | tr '\n' ' ') $(( $(date +%s) - start )) s" | tee -a "$summary"
+}
+for tool in "${tools[@]}"; do
+  # Only memcheck supports dynamic parallelism ("CUDA Dynamic Parallelism is not supported by
+  # the selected tool"): the nested lesson runs under memcheck alone.
+  filter="$must_be_clean"
+  [ "$tool" != memcheck ] && filter="$must_be_clean:Nested*:*nested*"
+  clean_pass "$tool" "$tool" "fixed kernels, production reduce, lessons" "$filter"
 
   blog="$OUT/sanitize/$tool-book.log"
   timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no --print-limit 5 "$tests" --gtest_brief=1 --gtest_filter='Ladder/LadderKernelTest.*book*' >"$blog" 2>&1
@@ -52,17 +57,8 @@ for tool in "${tools[@]}"; do
   # The size cap above keeps the largest grids (a thousand blocks, several partials per combiner
   # thread) and the bulk kernel (inputs above 256 MiB) out of the pass: their own tests, at full
   # size (up to 2^27 elements), must be clean too.
-  llog="$OUT/sanitize/$tool-large.log"
-  start=$(date +%s)
-  WARPFOLD_TEST_MAX_N=$((1 << 27)) timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no \
-      --error-exitcode 97 --print-limit 50 "$tests" --gtest_brief=1 \
-      --gtest_filter='ReduceBulk.*:ReduceInt.Int32SumsAtFullWidthOnTheLargestGrids' >"$llog" 2>&1
-  rc=$?
-  errors=$(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$llog" | tail -1)
-  verdict=clean
-  if [ "$rc" -eq 124 ]; then verdict="TIMED OUT after ${SANITIZE_TIMEOUT:-300} s"; failed=1;
-  elif [ "$rc" -ne 0 ]; then verdict="FINDINGS (exit $rc)"; failed=1; fi
-  echo "$tool: largest grids and the bulk kernel: $verdict, ${errors:-no summary}, $(grep -E '^\[  (PASSED|FAILED)' "$llog" | tr '\n' ' ') $(( $(date +%s) - start )) s" | tee -a "$summary"
+  WARPFOLD_TEST_MAX_N=$((1 << 27)) clean_pass "$tool" "$tool-large" "largest grids and the bulk kernel" \
+      'ReduceBulk.*:ReduceInt.Int32SumsAtFullWidthOnTheLargestGrids'
 done
 # The logs travel as one archive.
 tar -C "$OUT" -czf "$OUT/sanitize.tgz" sanitize && rm -rf "$OUT/sanitize"
