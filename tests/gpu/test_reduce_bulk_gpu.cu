@@ -37,28 +37,25 @@ std::vector<uint64_t> bulk_sizes() {
   return sizes;
 }
 
-// The resident capacity of the float sum's bulk kernel on this device (0: no bulk copies, the wide
-// kernel instead), and of its wide kernel.
-unsigned bulk_float_sum_blocks() {
+// The resident capacity of the float sum's bulk kernel (Bulk; 0 where this device has no bulk
+// copies, the wide kernel instead) or of its wide kernel, on the current device.
+template <bool Bulk>
+unsigned float_sum_blocks() {
+  using form = detail::convert<identity>;
   int device = 0;
   unsigned blocks = 0;
   EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
-  EXPECT_EQ((detail::max_bulk_reduce_blocks<float, float, float, plus, detail::convert<identity>>(device, blocks)),
-            cudaSuccess);
-  return blocks;
-}
-unsigned wide_float_sum_blocks() {
-  int device = 0;
-  unsigned blocks = 0;
-  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
-  EXPECT_EQ((detail::max_reduce_blocks<detail::reduce_policy::wide_vectors_in_flight, float, float, float, plus,
-                                       detail::convert<identity>>(device, blocks)),
-            cudaSuccess);
+  if constexpr (Bulk) {
+    EXPECT_EQ((detail::max_bulk_reduce_blocks<float, float, float, plus, form>(device, blocks)), cudaSuccess);
+  } else {
+    constexpr unsigned kWide = detail::reduce_policy::wide_vectors_in_flight;
+    EXPECT_EQ((detail::max_reduce_blocks<kWide, float, float, float, plus, form>(device, blocks)), cudaSuccess);
+  }
   return blocks;
 }
 // Whether this device runs the bulk kernel (compute capability 9.0 and up, with this build's
 // code for it); where it does not, the named kernel is the wide one and the tests below test that.
-bool device_runs_bulk_copies() { return bulk_float_sum_blocks() > 0; }
+bool device_runs_bulk_copies() { return float_sum_blocks<true>() > 0; }
 
 template <class T, class Acc, class Op, class Ref, class Make>
 void check_exact(Op op, Acc init, Ref ref_op, Make make_data, uint64_t below = UINT64_MAX) {
@@ -141,8 +138,8 @@ TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
   static_assert(!detail::takes_bulk_tiles<float, float>(detail::kBulkAboveBytes / sizeof(float)));
   static_assert(detail::takes_bulk_tiles<float, float>(detail::kBulkAboveBytes / sizeof(float) + 1));
   WARPFOLD_REQUIRE_TEST_SIZE(edge + 4099);
-  const bool bulk_runs = device_runs_bulk_copies();
-  const bool grids_differ = bulk_float_sum_blocks() != wide_float_sum_blocks();
+  const unsigned wide_grid = float_sum_blocks<false>(), bulk_grid = float_sum_blocks<true>();
+  const bool bulk_runs = bulk_grid > 0, grids_differ = bulk_grid != wide_grid;
   const uint64_t seed = new_seed();
   const auto data = order_sensitive_values<float>(edge + 4099, seed);
   offset_buffer<float> buf(data, 1);
@@ -166,7 +163,7 @@ TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
   if (bulk_runs && grids_differ) {
     EXPECT_GT(told_apart, 0) << "the wide and bulk kernels gave bitwise the same sums at every size";
   }
-  std::printf("wide grid %u, bulk grid %u blocks\n", wide_float_sum_blocks(), bulk_float_sum_blocks());
+  std::printf("wide grid %u, bulk grid %u blocks\n", wide_grid, bulk_grid);
 }
 
 }  // namespace
