@@ -32,7 +32,7 @@ inline const std::vector<uint64_t>& reduce_sizes() {
   // tiles and blocks (one partial per combiner thread), 2^20 - 1 leaves the last tile one short;
   // above 4 MiB the wide kernel (tiles of 8192): 2^20 + 7 takes 129 tiles and blocks, 2^21 + 5
   // 257 tiles shared by 256 blocks. 2-byte elements stay narrow (tiles of 8192): 2^21 + 5 takes
-  // 257 tiles shared by 256 blocks. 8-byte elements take the wide kernel at 2^20 - 1 and up (tiles of
+  // 257 tiles shared by 256 blocks. 8-byte elements take the wide kernel above 2^19 (tiles of
   // 4096): 2^21 + 5 takes 513 tiles over a grid past 256 blocks, two partials for some combiner
   // threads, as accumulators above 8 bytes do in the narrow kernel (argmin and argmax: 2^21 + 5
   // floats over more than 256 blocks). The edges of the other widths, each with its neighbours:

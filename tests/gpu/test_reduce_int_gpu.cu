@@ -2,6 +2,8 @@
 // both sides, computed in unsigned arithmetic on the CPU).
 #include "gpu/reduce_test_support.cuh"
 
+#include "lab/run_context.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -238,15 +240,18 @@ void fill_random_bytes(void* out, size_t bytes, uint64_t seed) {
   }
 }
 
-// Skips unless the device has `bytes` free beside some room for temp storage and the runtime.
-#define REQUIRE_DEVICE_BYTES(bytes)                                                            \
-  do {                                                                                         \
-    size_t free_bytes = 0, total_bytes = 0;                                                    \
-    ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);                         \
-    if (free_bytes < uint64_t(bytes) + (256u << 20))                                           \
-      GTEST_SKIP() << "needs " << uint64_t(bytes) << " bytes of device memory, " << free_bytes \
-                   << " free";                                                                 \
-  } while (0)
+// Why the current device cannot hold `bytes` more beside some room for temp storage and the
+// runtime (the lessons' own check and message), or empty where it can.
+std::string device_memory_shortfall(size_t bytes) {
+  int device = 0;
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  try {
+    lab::require_free_device_memory(device, bytes + (size_t(256) << 20), "this test");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
 
 // Beyond 2^32 elements (4 GiB of int8): 64-bit counts and indices all the way, where a count or
 // an index cut to 32 bits shows. One device buffer at a time.
@@ -254,7 +259,9 @@ TEST(ReduceInt, BeyondTwoToThe32Elements) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t n = (1ull << 32) + (1ull << 20) + 17;
   WARPFOLD_REQUIRE_TEST_SIZE(n);
-  REQUIRE_DEVICE_BYTES(n + offset_buffer<int8_t>::kSlackBytes + 16);
+  if (const auto why = device_memory_shortfall(n + offset_buffer<int8_t>::kSlackBytes + 16); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
   const uint64_t seed = new_seed();
   std::vector<int8_t> data(n);
   fill_random_bytes(data.data(), n, seed);
@@ -285,7 +292,10 @@ TEST(ReduceInt, BeyondFourGibibytesOfInt32) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t n = (1ull << 30) + (1ull << 18) + 3;
   WARPFOLD_REQUIRE_TEST_SIZE(n);
-  REQUIRE_DEVICE_BYTES(n * sizeof(int32_t) + offset_buffer<int32_t>::kSlackBytes + 16);
+  if (const auto why = device_memory_shortfall(n * sizeof(int32_t) + offset_buffer<int32_t>::kSlackBytes + 16);
+      !why.empty()) {
+    GTEST_SKIP() << why;
+  }
   const uint64_t seed = new_seed();
   std::vector<int32_t> data(n);
   fill_random_bytes(data.data(), n * sizeof(int32_t), seed);
