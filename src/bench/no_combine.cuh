@@ -5,64 +5,50 @@
 // this one is the price of the combine, and CUB's time over this one is the highest ratio to CUB
 // that any reduce reading the data this way could reach in the same run.
 
-#include <warpfold/detail/bulk_copy.cuh>
-#include <warpfold/detail/kernel_launch.cuh>
 #include <warpfold/detail/reduce_dispatch.cuh>
-#include <warpfold/detail/reduce_kernel.cuh>
-#include <warpfold/detail/reduce_plan.hpp>
 
 #include <cstdint>
 
 namespace warpfold::bench {
 
-inline constexpr unsigned kNoCombineThreads = detail::reduce_policy::threads;
-
-// Block b XORs the 32-bit words of tiles b, b + grid, … of `vectors` 16-byte vectors (a tile is
-// kNoCombineThreads × InFlight vectors, thread t loading vectors t, t + kNoCombineThreads, …, all
-// of a tile's loads in flight together, as in warpfold's kernel) and stores its XOR in
-// block_words[b]. No block waits for another, and nothing combines the words: the XOR of them all
-// is the XOR of the input's words, which the bench checks. (XOR: one redux instruction per warp
-// for any element type, so the row's cost is the reads, not an operator.)
-// Bulk (with the wide tiles): full tiles come through shared memory by bulk copies, as in
-// warpfold's bulk kernel above 256 MiB (launched with detail::kBulkSharedBytes of dynamic shared
-// memory); a partial last tile is loaded as above.
-template <unsigned InFlight, bool Bulk = false>
-__global__ void __launch_bounds__(kNoCombineThreads)
-    no_combine(const detail::vector_of<unsigned, 4>* in, uint64_t vectors, unsigned* block_words) {
-  using vec_t = detail::vector_of<unsigned, 4>;
-  constexpr uint64_t kTile = uint64_t(kNoCombineThreads) * InFlight;
+// Block b XORs the 32-bit words of tiles b, b + grid, … of `vectors` 16-byte vectors through
+// warpfold's tile loader (kernel Kind's tiles; the bulk kind brings full tiles by bulk copies, as
+// warpfold's bulk kernel does) and stores its XOR in block_words[b]. No block waits for another,
+// and nothing combines the words: the XOR of them all is the XOR of the input's words, which the
+// bench checks. (XOR: one redux instruction per warp for any element type, so the row's cost is
+// the reads, not an operator.)
+template <detail::kernel_kind Kind>
+__global__ void __launch_bounds__(detail::kThreads) no_combine(const unsigned* in, uint64_t vectors, unsigned* block_words) {
+  using loader_t = detail::tile_loader<unsigned, detail::kThreads, detail::compiled_policy().vectors(Kind)>;
+  constexpr unsigned kInFlight = loader_t::kInFlight;
+  using item = typename loader_t::item;
+  const loader_t loader{{in, 0, vectors}};
   unsigned acc = 0;
+  const auto xor_tile = [&](const item(&v)[kInFlight], uint64_t tile) {
+#pragma unroll
+    for (unsigned k = 0; k < kInFlight; ++k)
+      if (loader.item_of(tile, k) < vectors) acc ^= v[k].v[0] ^ v[k].v[1] ^ v[k].v[2] ^ v[k].v[3];
+  };
   uint64_t tile = blockIdx.x;
-  if constexpr (Bulk && detail::bulk::kCompiled) {
-    extern __shared__ __align__(128) unsigned char bulk_stages[];  // detail::kBulkSharedBytes
-    __shared__ uint64_t stage_full[detail::reduce_policy::bulk_stages];
-    const uint64_t full_tiles = vectors / kTile;
-    if (tile < full_tiles) {  // the block's own condition: every thread or none
-      tile = detail::bulk::fold_tiles<kNoCombineThreads, InFlight, detail::reduce_policy::bulk_stages>(
-          in, tile, gridDim.x, full_tiles, bulk_stages, stage_full, [&](const vec_t(&v)[InFlight], uint64_t) {
-#pragma unroll
-            for (unsigned k = 0; k < InFlight; ++k) acc ^= v[k].v[0] ^ v[k].v[1] ^ v[k].v[2] ^ v[k].v[3];
-          });
-    }
+  if constexpr (Kind == detail::kernel_kind::bulk && detail::bulk::kCompiled) {
+    constexpr unsigned kStages = detail::compiled_policy().bulk_stages;
+    extern __shared__ __align__(128) unsigned char bulk_stages[];
+    __shared__ uint64_t stage_full[kStages];
+    if (tile < loader.full_tiles())  // the block's own condition: every thread or none
+      tile = detail::bulk_read_full_tiles<kStages>(loader, tile, gridDim.x, bulk_stages, stage_full, xor_tile);
   }
-  for (; tile * kTile < vectors; tile += gridDim.x) {
-    const uint64_t first = tile * kTile + threadIdx.x;
-    vec_t v[InFlight];
-    // Past the end a thread loads the last vector again (unconditional loads go out together)
-    // and folds only its own.
-#pragma unroll
-    for (unsigned k = 0; k < InFlight; ++k) v[k] = detail::load_vector(in + min(first + k * kNoCombineThreads, vectors - 1));
-#pragma unroll
-    for (unsigned k = 0; k < InFlight; ++k) {
-      if (first + k * kNoCombineThreads < vectors) acc ^= v[k].v[0] ^ v[k].v[1] ^ v[k].v[2] ^ v[k].v[3];
-    }
+  // Every tile loaded whole (past the end the last vector again), folded in range.
+  for (; tile * loader_t::kTile < vectors; tile += gridDim.x) {
+    item v[kInFlight];
+    loader.load_partial(tile, v);
+    xor_tile(v, tile);
   }
-  __shared__ unsigned warp_words[kNoCombineThreads / 32];
+  __shared__ unsigned warp_words[detail::kThreads / 32];
   acc = __reduce_xor_sync(0xffffffffu, acc);
   if (threadIdx.x % 32 == 0) warp_words[threadIdx.x / 32] = acc;
   __syncthreads();
   if (threadIdx.x < 32) {
-    acc = __reduce_xor_sync(0xffffffffu, threadIdx.x < kNoCombineThreads / 32 ? warp_words[threadIdx.x] : 0u);
+    acc = __reduce_xor_sync(0xffffffffu, threadIdx.x < detail::kThreads / 32 ? warp_words[threadIdx.x] : 0u);
     if (threadIdx.x == 0) block_words[blockIdx.x] = acc;
   }
 }

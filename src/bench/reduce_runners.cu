@@ -96,56 +96,53 @@ class cub_runner final : public runner_base<T> {
   }
 };
 
-// The no-combine row (no_combine.cuh) for n elements of T: the grid and tile shape that
-// warpfold::reduce plans for them (the wide tiles where it takes them, bulk copies where it takes
-// those, the same blocks per SM), launched the same way (detail::launch_kernel). It reads the
-// input's whole 16-byte vectors: every byte for the bench's sizes from 16 bytes up, none below
+// The no-combine row (no_combine.cuh) for n elements of T: the kernel kind, grid and tile shape
+// that warpfold::reduce plans for them (the wide tiles where it takes them, bulk copies where it
+// takes those, the same blocks per SM), launched the same way (detail::launch_kernel). It reads
+// the input's whole 16-byte vectors: every byte for the bench's sizes from 16 bytes up, none below
 // (word_xor in bench_run.cpp checks the same words).
 template <class T>
 class no_combine_runner final : public ReduceRunner {
  public:
   no_combine_runner(const void* in, uint64_t n, cudaStream_t s)
-      : in_(static_cast<const detail::vector_of<unsigned, 4>*>(in)), vectors_(n * sizeof(T) / 16), stream_(s) {
+      : in_(static_cast<const unsigned*>(in)), vectors_(n * sizeof(T) / 16), stream_(s) {
     if (reinterpret_cast<uintptr_t>(in) % 16 != 0) {
       throw std::invalid_argument("the no-combine row reads 16-byte vectors from a 16-byte aligned input");
     }
     WARPFOLD_CUDA_CHECK(cudaGetDevice(&device_));
+    WARPFOLD_CUDA_CHECK(detail::compiled_arch<&no_combine<kind::narrow>>(arch_));
+    const detail::reduce_policy policy = detail::policy_for_arch(arch_);
     unsigned max_blocks = 0;
-    // Where warpfold's kernel takes bulk copies (detail::max_bulk_reduce_blocks), so does this row:
-    // the blocks per SM its shared memory allows, or none where this build has no bulk copies for
-    // the device.
-    if (detail::takes_bulk_tiles<T, T>(n)) {
-      constexpr auto bulk_kernel = &no_combine<kWide, true>;
-      WARPFOLD_CUDA_CHECK(
-          detail::max_bulk_blocks<bulk_kernel>(device_, max_blocks, detail::reduce_policy::bulk_min_blocks_per_sm));
-    }
-    if (max_blocks > 0) {
-      reads_ = reads::bulk;
-    } else if (detail::takes_wide_tiles<T, T>(n)) {
-      reads_ = reads::wide;
-      WARPFOLD_CUDA_CHECK(detail::max_resident_blocks<&no_combine<kWide>>(
-          device_, max_blocks, detail::reduce_policy::wide_min_blocks_per_sm));
+    // Where warpfold's kernel takes bulk copies, so does this row, where this build has them.
+    if (policy.bulk_stages > 0 && detail::takes_bulk_tiles<T, T>(n, policy)) {
+      kind_ = kind::bulk;
+      WARPFOLD_CUDA_CHECK(detail::resident_blocks<&no_combine<kind::bulk>>(
+          device_, policy.threads, policy.bulk_shared_bytes(), policy.bulk_min_blocks, max_blocks));
+    } else if (detail::takes_wide_tiles<T, T>(n, policy)) {
+      kind_ = kind::wide;
+      WARPFOLD_CUDA_CHECK(detail::resident_blocks<&no_combine<kind::wide>>(device_, policy.threads, 0,
+                                                                            policy.wide_min_blocks, max_blocks));
     } else {
-      WARPFOLD_CUDA_CHECK(detail::max_resident_blocks<&no_combine<kNarrow>>(
-          device_, max_blocks, detail::reduce_policy::min_blocks_per_sm));
+      WARPFOLD_CUDA_CHECK(detail::resident_blocks<&no_combine<kind::narrow>>(device_, policy.threads, 0,
+                                                                              policy.narrow_min_blocks, max_blocks));
     }
     grid_ = detail::plan_reduce(n, reinterpret_cast<uintptr_t>(in), sizeof(T), detail::vector_elements<T>,
-                                kNoCombineThreads, max_blocks, kNoCombineThreads,
-                                reads_ == reads::narrow ? kNarrow : kWide)
+                                policy.threads, max_blocks, policy.threads, policy.vectors(kind_),
+                                policy.single_block_max_tiles)
                 .grid;
     block_words_ = harness::DeviceBuffer<unsigned>(grid_);
   }
   void run() override {
     unsigned* words = block_words_.get();
     void* args[] = {&in_, &vectors_, &words};
-    const dim3 grid(grid_), block(kNoCombineThreads);
+    const dim3 grid(grid_), block(detail::kThreads);
     cudaError_t rc = cudaSuccess;
-    switch (reads_) {
-      case reads::narrow: rc = detail::launch_kernel<&no_combine<kNarrow>>(device_, grid, block, args, stream_); break;
-      case reads::wide: rc = detail::launch_kernel<&no_combine<kWide>>(device_, grid, block, args, stream_); break;
-      case reads::bulk:
-        rc = detail::launch_kernel<&no_combine<kWide, true>>(device_, grid, block, args, stream_,
-                                                             detail::kBulkSharedBytes);
+    switch (kind_) {
+      case kind::narrow: rc = detail::launch_kernel<&no_combine<kind::narrow>>(device_, grid, block, args, stream_); break;
+      case kind::wide: rc = detail::launch_kernel<&no_combine<kind::wide>>(device_, grid, block, args, stream_); break;
+      case kind::bulk:
+        rc = detail::launch_kernel<&no_combine<kind::bulk>>(device_, grid, block, args, stream_,
+                                                            detail::policy_for_arch(arch_).bulk_shared_bytes());
         break;
     }
     WARPFOLD_CUDA_CHECK(rc);
@@ -161,14 +158,13 @@ class no_combine_runner final : public ReduceRunner {
   }
 
  private:
-  static constexpr unsigned kNarrow = detail::reduce_policy::vectors_in_flight;
-  static constexpr unsigned kWide = detail::reduce_policy::wide_vectors_in_flight;
-  const detail::vector_of<unsigned, 4>* in_;
+  using kind = detail::kernel_kind;
+  const unsigned* in_;
   uint64_t vectors_;
   cudaStream_t stream_;
-  enum class reads { narrow, wide, bulk };
   int device_ = 0;
-  reads reads_ = reads::narrow;
+  unsigned arch_ = 0;
+  kind kind_ = kind::narrow;
   unsigned grid_ = 1;
   harness::DeviceBuffer<unsigned> block_words_;
 };

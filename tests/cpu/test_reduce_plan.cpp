@@ -99,7 +99,7 @@ TEST(ReducePlan, MisalignedStartHasAHead) {
 
 // The wide kernel's tiles are twice as long (8 vectors per thread): the same rules, in 32 KiB.
 TEST(ReducePlan, WideTilesHalveTheGrid) {
-  const unsigned wide = reduce_policy::wide_vectors_in_flight;
+  const unsigned wide = kHopperPolicy.wide_vectors;
   EXPECT_EQ(plan_reduce(16384, 0, 4, 4, 256, 396, 256, wide).grid, 1u);   // two wide tiles: one block
   EXPECT_EQ(plan_reduce(16388, 0, 4, 4, 256, 396, 256, wide).grid, 3u);
   EXPECT_EQ(plan_reduce(1u << 20, 0, 4, 4, 256, 1056, 256, wide).grid, 128u);  // 2^18 vectors / (256 × 8)
@@ -119,15 +119,15 @@ TEST(ReducePlan, WideKernelIsForLargeInputsOfFourAndEightByteTypes) {
   struct sixteen { double a, b; };
   EXPECT_FALSE((has_wide_tiles<double, sixteen>));   // accumulator wider than 8 bytes
   EXPECT_FALSE((has_wide_tiles<sixteen, double>));   // no vector path
-  const uint64_t edge = kWideAboveBytes / 4;
+  const uint64_t edge = kHopperPolicy.wide_above_bytes / 4;
   EXPECT_FALSE((takes_wide_tiles<float, float>(edge)));
   EXPECT_TRUE((takes_wide_tiles<float, float>(edge + 1)));
   EXPECT_FALSE((takes_wide_tiles<double, double>(edge / 2)));
   EXPECT_TRUE((takes_wide_tiles<double, double>(edge / 2 + 1)));
   EXPECT_FALSE((takes_wide_tiles<int8_t, int64_t>(1ull << 32)));
   // and from one narrow tile (16 KiB) to one block of wide tiles (64 KiB)
-  EXPECT_EQ(kNarrowTileBytes, 16u << 10);
-  EXPECT_EQ(kWideSingleBlockBytes, 64u << 10);
+  EXPECT_EQ(narrow_tile_bytes(kHopperPolicy), 16u << 10);
+  EXPECT_EQ(wide_single_block_bytes(kHopperPolicy), 64u << 10);
   EXPECT_FALSE((takes_wide_tiles<float, float>(4096)));
   EXPECT_TRUE((takes_wide_tiles<float, float>(4097)));
   EXPECT_TRUE((takes_wide_tiles<float, float>(16384)));
@@ -135,18 +135,18 @@ TEST(ReducePlan, WideKernelIsForLargeInputsOfFourAndEightByteTypes) {
   EXPECT_TRUE((takes_wide_tiles<double, float>(8192)));
   EXPECT_FALSE((takes_wide_tiles<int8_t, int64_t>(8192)));
   // There, one block: two wide tiles at most
-  EXPECT_EQ(plan_reduce(16384, 0x1000, 4, 4, 256, 396, 256, reduce_policy::wide_vectors_in_flight).grid, 1u);
-  EXPECT_EQ(plan_reduce(16384, 0x1004, 4, 4, 256, 396, 256, reduce_policy::wide_vectors_in_flight).grid, 1u);
+  EXPECT_EQ(plan_reduce(16384, 0x1000, 4, 4, 256, 396, 256, kHopperPolicy.wide_vectors).grid, 1u);
+  EXPECT_EQ(plan_reduce(16384, 0x1004, 4, 4, 256, 396, 256, kHopperPolicy.wide_vectors).grid, 1u);
 }
 
 // The bulk kernel: the wide kernel's reduces above 256 MiB, three of its 32 KiB tiles in shared
 // memory per block, so two blocks per SM (of 228 KiB on compute capability 9.0).
 TEST(ReducePlan, BulkKernelIsForTheWideKernelsReducesAbove256MiB) {
-  EXPECT_EQ(kBulkAboveBytes, 256ull << 20);
-  EXPECT_EQ(kBulkStageBytes, 32u << 10);
-  EXPECT_EQ(kBulkSharedBytes, 96u << 10);
-  EXPECT_LE(reduce_policy::bulk_min_blocks_per_sm * (kBulkSharedBytes + 1024), 228u << 10);
-  const uint64_t edge = kBulkAboveBytes / 4;
+  EXPECT_EQ(kHopperPolicy.bulk_above_bytes, 256ull << 20);
+  EXPECT_EQ(kHopperPolicy.tile_bytes(kernel_kind::bulk), 32u << 10);
+  EXPECT_EQ(kHopperPolicy.bulk_shared_bytes(), 96u << 10);
+  EXPECT_LE(kHopperPolicy.bulk_min_blocks * (kHopperPolicy.bulk_shared_bytes() + 1024), 228u << 10);
+  const uint64_t edge = kHopperPolicy.bulk_above_bytes / 4;
   EXPECT_FALSE((takes_bulk_tiles<float, float>(edge)));
   EXPECT_TRUE((takes_bulk_tiles<float, float>(edge + 1)));
   EXPECT_TRUE((takes_bulk_tiles<int32_t, int64_t>(edge + 1)));
@@ -156,7 +156,7 @@ TEST(ReducePlan, BulkKernelIsForTheWideKernelsReducesAbove256MiB) {
   EXPECT_FALSE((takes_bulk_tiles<int8_t, int64_t>(1ull << 34)));  // no wide kernel: the narrow one
   EXPECT_FALSE((takes_bulk_tiles<int16_t, int32_t>(1ull << 33)));
   // Its grid: the wide tiles over its own resident capacity (2 blocks per SM on 132 SMs).
-  const reduce_plan p = plan_reduce((1ull << 26) + 5, 0x1004, 4, 4, 256, 264, 256, reduce_policy::wide_vectors_in_flight);
+  const reduce_plan p = plan_reduce((1ull << 26) + 5, 0x1004, 4, 4, 256, 264, 256, kHopperPolicy.wide_vectors);
   EXPECT_EQ(p.grid, 264u);
   EXPECT_EQ(p.head + p.vectors * 4 + p.tail, (1ull << 26) + 5);
 }
@@ -178,4 +178,48 @@ TEST(ReduceArguments, NullAndMisalignedPointersAreFoundOnTheHost) {
   EXPECT_EQ(check_reduce_arguments(temp, in, 4, memory + 36, 8, 10), argument_problem::misaligned);
   EXPECT_EQ(check_reduce_arguments(temp, in, 4, memory + 36, 4, 10), argument_problem::none);
   EXPECT_EQ(check_reduce_arguments(memory + 4, in, 4, out, 8, 10), argument_problem::misaligned);
+}
+
+// The policy of each architecture family: which code gets which, and budgets that each family's
+// SMs can hold (threads and registers per SM, shared memory for the bulk stages).
+TEST(ReducePolicy, EachArchitectureGetsAPolicyItsSmsCanHold) {
+  EXPECT_EQ(policy_for_arch(750).arch, 750u);
+  EXPECT_EQ(policy_for_arch(800).arch, 800u);
+  EXPECT_EQ(policy_for_arch(860).arch, 800u);
+  EXPECT_EQ(policy_for_arch(890).arch, 800u);
+  EXPECT_EQ(policy_for_arch(900).arch, 900u);
+  EXPECT_EQ(policy_for_arch(1000).arch, 900u);  // newer devices: Hopper's, until measured
+  struct sm_limits { unsigned arch, threads, registers, shared_bytes; };
+  // The smallest SM of each family: 7.5 (1024 threads), 8.6/8.9 (1536), 9.0 (2048, 228 KiB).
+  for (const sm_limits sm : {sm_limits{750, 1024, 65536, 64u << 10}, sm_limits{860, 1536, 65536, 100u << 10},
+                             sm_limits{900, 2048, 65536, 228u << 10}}) {
+    const reduce_policy p = policy_for_arch(sm.arch);
+    for (kernel_kind k : {kernel_kind::narrow, kernel_kind::wide}) {
+      EXPECT_LE(p.min_blocks(k) * p.threads, sm.threads) << sm.arch;
+      EXPECT_GE(sm.registers / (p.min_blocks(k) * p.threads), 32u) << sm.arch;
+    }
+    if (p.bulk_stages > 0) {
+      EXPECT_GE(sm.arch, 900u);
+      EXPECT_LE(p.bulk_min_blocks * (p.bulk_shared_bytes() + 1024), sm.shared_bytes);
+    }
+  }
+  EXPECT_EQ(kTuringPolicy.bulk_stages, 0u);
+  EXPECT_EQ(kAmperePolicy.bulk_stages, 0u);
+  EXPECT_TRUE(same_kernel_shapes(kTuringPolicy, kHopperPolicy));
+  // The register budget per kernel kind, per architecture (0: ptxas's own count).
+  EXPECT_EQ((min_blocks_per_sm<float, float>(kernel_kind::narrow, 750)), 4u);
+  EXPECT_EQ((min_blocks_per_sm<float, float>(kernel_kind::narrow, 900)), 5u);
+  EXPECT_EQ((min_blocks_per_sm<double, double>(kernel_kind::wide, 800)), 3u);
+  EXPECT_EQ((min_blocks_per_sm<int8_t, int64_t>(kernel_kind::narrow, 900)), 0u);
+}
+
+// Accumulators wider than 8 bytes read through every loader the element type has; only the
+// dispatch's own choice keeps them on the narrow kernel.
+TEST(ReducePolicy, WideAccumulatorsMayNameEveryLoader) {
+  struct sixteen { double a, b; };
+  EXPECT_TRUE(has_wide_loads<float>);
+  EXPECT_TRUE(has_wide_loads<double>);
+  EXPECT_FALSE(has_wide_loads<sixteen>);
+  EXPECT_FALSE((has_wide_tiles<float, sixteen>));
+  EXPECT_FALSE((takes_wide_tiles<float, sixteen>(1ull << 30)));
 }

@@ -143,9 +143,10 @@ TEST(SassLookup, ReduceKernelsIssueEachTilesLoadsTogetherWhenCuobjdumpIsInstalle
         if (f.name.find(prefix) == std::string::npos) continue;
         const auto batches = wide_load_batches(f);
         ASSERT_FALSE(batches.empty()) << f.name;
-        const bool is_bulk = f.name.find(", 8u, true>") != std::string::npos;
-        const bool is_wide = f.name.find(", 8u, false>") != std::string::npos;
-        if (!is_wide && !is_bulk) EXPECT_NE(f.name.find(", 4u, false>"), std::string::npos) << f.name;
+        // The kernel kind is the last template argument: detail::kernel_kind's narrow, wide, bulk.
+        const bool is_bulk = f.name.find("(warpfold::detail::kernel_kind)2>") != std::string::npos;
+        const bool is_wide = f.name.find("(warpfold::detail::kernel_kind)1>") != std::string::npos;
+        if (!is_wide && !is_bulk) EXPECT_NE(f.name.find("(warpfold::detail::kernel_kind)0>"), std::string::npos) << f.name;
         for (unsigned batch : batches) EXPECT_EQ(batch, is_wide || is_bulk ? 8u : 4u) << f.name;
         ++(is_bulk ? bulk : is_wide ? wide : narrow);
       }

@@ -1,5 +1,5 @@
 // The bulk kernel (the wide kernel's 32 KiB tiles, full ones brought into shared memory by bulk
-// copies, three in flight per block), which the dispatch takes above detail::kBulkAboveBytes on
+// copies, three in flight per block), which the dispatch takes above detail::kHopperPolicy.bulk_above_bytes on
 // devices that run bulk copies: here it is named explicitly, so that it meets the awkward sizes,
 // pointer offsets and combine paths of the other kernels' tests, and grids where each block
 // reads more tiles than it has stages (the stages' barriers change phase several times).
@@ -14,17 +14,15 @@ using namespace warpfold::testing;
 
 namespace {
 
-constexpr unsigned kWide = detail::reduce_policy::wide_vectors_in_flight;
-
 template <class T, class Acc, class Op>
 cudaError_t reduce_bulk(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<kWide, true>(temp, bytes, in, out, n, init, op, detail::convert<identity>{},
-                                              cudaStream_t{});
+  return detail::dispatch_reduce<detail::kernel_pick::bulk>(temp, bytes, in, out, n, init, op,
+                                                            detail::convert<identity>{}, cudaStream_t{});
 }
 template <class T, class Acc, class Op>
 cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<kWide, false>(temp, bytes, in, out, n, init, op, detail::convert<identity>{},
-                                               cudaStream_t{});
+  return detail::dispatch_reduce<detail::kernel_pick::wide>(temp, bytes, in, out, n, init, op,
+                                                            detail::convert<identity>{}, cudaStream_t{});
 }
 
 // The other kernels' sizes, and grids of 4 and 8 tiles per block (for 4-byte elements: 2^23 + 3
@@ -37,21 +35,21 @@ std::vector<uint64_t> bulk_sizes() {
   return sizes;
 }
 
-// The resident capacity of the float sum's bulk kernel (Bulk; 0 where this device has no bulk
-// copies, the wide kernel instead) or of its wide kernel, on the current device.
+// The capacity of the float sum's bulk kernel (Bulk; 0 blocks where this device's code has no
+// bulk copies, the wide kernel instead) or of its wide kernel, on the current device.
+template <bool Bulk>
+detail::kernel_capacity float_sum_capacity() {
+  using form = detail::convert<identity>;
+  constexpr auto kKind = Bulk ? detail::kernel_kind::bulk : detail::kernel_kind::wide;
+  int device = 0;
+  detail::kernel_capacity capacity;
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ((detail::capacity_of<kKind, float, float, float, plus, form>(device, capacity)), cudaSuccess);
+  return capacity;
+}
 template <bool Bulk>
 unsigned float_sum_blocks() {
-  using form = detail::convert<identity>;
-  int device = 0;
-  unsigned blocks = 0;
-  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
-  if constexpr (Bulk) {
-    EXPECT_EQ((detail::max_bulk_reduce_blocks<float, float, float, plus, form>(device, blocks)), cudaSuccess);
-  } else {
-    constexpr unsigned kWide = detail::reduce_policy::wide_vectors_in_flight;
-    EXPECT_EQ((detail::max_reduce_blocks<kWide, float, float, float, plus, form>(device, blocks)), cudaSuccess);
-  }
-  return blocks;
+  return float_sum_capacity<Bulk>().blocks;
 }
 // Whether this device runs the bulk kernel (compute capability 9.0 and up, with this build's
 // code for it); where it does not, the named kernel is the wide one and the tests below test that.
@@ -84,10 +82,16 @@ TEST(ReduceBulk, RunsOnComputeCapabilityNineAndUp) {
   ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
   if (major < 9) GTEST_SKIP() << "compute capability " << major << ".x: no bulk copies, the wide kernel runs instead";
-  unsigned blocks = 0;
-  ASSERT_EQ((detail::max_bulk_reduce_blocks<double, double, double, plus, detail::convert<identity>>(device, blocks)),
+  detail::kernel_capacity capacity;
+  ASSERT_EQ((detail::capacity_of<detail::kernel_kind::bulk, double, double, double, plus, detail::convert<identity>>(
+                device, capacity)),
             cudaSuccess);
-  EXPECT_EQ(blocks, unsigned(sms) * detail::reduce_policy::bulk_min_blocks_per_sm);
+  if (capacity.arch < 900) {
+    EXPECT_EQ(capacity.blocks, 0u);
+    GTEST_SKIP() << "this build's code for the device is compute_" << capacity.arch / 10
+                 << ": no bulk copies, the wide kernel runs instead";
+  }
+  EXPECT_EQ(capacity.blocks, unsigned(sms) * detail::kHopperPolicy.bulk_min_blocks);
   EXPECT_TRUE(device_runs_bulk_copies());
 }
 
@@ -125,7 +129,7 @@ TEST(ReduceBulk, ExactFloatAndDoubleSums) {
   check_exact<double, double>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>(), kBelow);
 }
 
-// The dispatch's own choice on either side of kBulkAboveBytes, seen in the fold order: a float
+// The dispatch's own choice on either side of kHopperPolicy.bulk_above_bytes, seen in the fold order: a float
 // sum through the public entry point is bitwise the named wide kernel's at the edge and the
 // named bulk kernel's just past it, and exact maxima on both sides. The two kernels fold the same
 // vectors in the same order over grids of their resident capacities (3 and 2 blocks per SM):
@@ -134,9 +138,9 @@ TEST(ReduceBulk, ExactFloatAndDoubleSums) {
 // sums.) The grids are printed, for a failure's log.
 TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
   WARPFOLD_REQUIRE_GPU();
-  const uint64_t edge = detail::kBulkAboveBytes / sizeof(float);
-  static_assert(!detail::takes_bulk_tiles<float, float>(detail::kBulkAboveBytes / sizeof(float)));
-  static_assert(detail::takes_bulk_tiles<float, float>(detail::kBulkAboveBytes / sizeof(float) + 1));
+  const uint64_t edge = detail::kHopperPolicy.bulk_above_bytes / sizeof(float);
+  static_assert(!detail::takes_bulk_tiles<float, float>(detail::kHopperPolicy.bulk_above_bytes / sizeof(float)));
+  static_assert(detail::takes_bulk_tiles<float, float>(detail::kHopperPolicy.bulk_above_bytes / sizeof(float) + 1));
   WARPFOLD_REQUIRE_TEST_SIZE(edge + 4099);
   const unsigned wide_grid = float_sum_blocks<false>(), bulk_grid = float_sum_blocks<true>();
   const bool bulk_runs = bulk_grid > 0, grids_differ = bulk_grid != wide_grid;

@@ -1,5 +1,5 @@
 // The wide kernel (8 vectors in flight per thread, 32 KiB tiles), which the dispatch takes above
-// detail::kWideAboveBytes and from 16 to 64 KiB (takes_wide_tiles): here it is named explicitly,
+// detail::kHopperPolicy.wide_above_bytes and from 16 to 64 KiB (takes_wide_tiles): here it is named explicitly,
 // so that it meets every awkward size, pointer offset and combine path (one block, a warp's
 // combine, a block's combine, several partials per combiner thread) that the narrow kernel meets.
 #include "gpu/reduce_test_support.cuh"
@@ -18,14 +18,14 @@ template <bool AnyOrder = false, class T, class Acc, class Op>
 cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
   if constexpr (AnyOrder) return reduce(temp, bytes, in, out, n, op, init, cudaStream_t{}, any_order);
   else
-    return detail::dispatch_reduce<detail::reduce_policy::wide_vectors_in_flight>(
+    return detail::dispatch_reduce<detail::kernel_pick::wide>(
         temp, bytes, in, out, n, init, op, detail::convert<identity>{}, cudaStream_t{});
 }
 
 // The narrow kernel, named: the other side of the dispatch's choice.
 template <class T, class Acc, class Op>
 cudaError_t reduce_narrow(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<detail::reduce_policy::vectors_in_flight>(temp, bytes, in, out, n, init, op,
+  return detail::dispatch_reduce<detail::kernel_pick::narrow>(temp, bytes, in, out, n, init, op,
                                                                            detail::convert<identity>{}, cudaStream_t{});
 }
 
@@ -98,7 +98,7 @@ TEST(ReduceWide, ExactFloatAndDoubleSums) {
   check_exact<double, double, true>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>());
 }
 
-// The dispatch's own choice, seen in the fold order: just above kWideAboveBytes the wide kernel,
+// The dispatch's own choice, seen in the fold order: just above kHopperPolicy.wide_above_bytes the wide kernel,
 // just below it the narrow one, and the wide kernel again from one narrow tile to one block of
 // wide tiles (16-64 KiB). A float sum through the public entry point must be bitwise the named
 // kernel's that takes_wide_tiles picks. Up to one narrow tile of vectors (the lower edge: 4096
@@ -109,18 +109,18 @@ TEST(ReduceWide, ExactFloatAndDoubleSums) {
 // nothing. Exact maxima through the public entry point on either side of each edge as well.
 TEST(ReduceWide, DispatchSwitchesKernelsAtTheThresholds) {
   WARPFOLD_REQUIRE_GPU();
-  const uint64_t edge = detail::kWideAboveBytes / sizeof(float);
-  static_assert(!detail::takes_wide_tiles<float, float>(detail::kWideAboveBytes / sizeof(float)));
-  static_assert(detail::takes_wide_tiles<float, float>(detail::kWideAboveBytes / sizeof(float) + 1));
-  const uint64_t small_low = detail::kNarrowTileBytes / sizeof(float);
-  const uint64_t small_high = detail::kWideSingleBlockBytes / sizeof(float);
-  static_assert(!detail::takes_wide_tiles<float, float>(detail::kNarrowTileBytes / sizeof(float)));
-  static_assert(detail::takes_wide_tiles<float, float>(detail::kNarrowTileBytes / sizeof(float) + 1));
-  static_assert(detail::takes_wide_tiles<float, float>(detail::kWideSingleBlockBytes / sizeof(float)));
-  static_assert(!detail::takes_wide_tiles<float, float>(detail::kWideSingleBlockBytes / sizeof(float) + 1));
+  const uint64_t edge = detail::kHopperPolicy.wide_above_bytes / sizeof(float);
+  static_assert(!detail::takes_wide_tiles<float, float>(detail::kHopperPolicy.wide_above_bytes / sizeof(float)));
+  static_assert(detail::takes_wide_tiles<float, float>(detail::kHopperPolicy.wide_above_bytes / sizeof(float) + 1));
+  const uint64_t small_low = detail::narrow_tile_bytes(detail::kHopperPolicy) / sizeof(float);
+  const uint64_t small_high = detail::wide_single_block_bytes(detail::kHopperPolicy) / sizeof(float);
+  static_assert(!detail::takes_wide_tiles<float, float>(detail::narrow_tile_bytes(detail::kHopperPolicy) / sizeof(float)));
+  static_assert(detail::takes_wide_tiles<float, float>(detail::narrow_tile_bytes(detail::kHopperPolicy) / sizeof(float) + 1));
+  static_assert(detail::takes_wide_tiles<float, float>(detail::wide_single_block_bytes(detail::kHopperPolicy) / sizeof(float)));
+  static_assert(!detail::takes_wide_tiles<float, float>(detail::wide_single_block_bytes(detail::kHopperPolicy) / sizeof(float) + 1));
   int told_apart = 0;
   constexpr size_t kOffset = 2;  // floats: a scalar head of 2 (8 bytes to the next 16-byte boundary)
-  constexpr uint64_t kNarrowTileVectors = detail::kNarrowTileBytes / 16;
+  constexpr uint64_t kNarrowTileVectors = detail::narrow_tile_bytes(detail::kHopperPolicy) / 16;
   for (uint64_t n : {small_low - 1, small_low, small_low + 1, small_low + 5, small_low + 1029, small_high - 1,
                      small_high, small_high + 1, small_high + 7, edge - 3, edge, edge + 1, edge + 4099}) {
     WARPFOLD_REQUIRE_TEST_SIZE(n);

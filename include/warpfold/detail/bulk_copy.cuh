@@ -4,9 +4,9 @@
 //
 // A bulk copy is one instruction for a whole tile: the copy engine moves it while the block's
 // threads fold an earlier one, and it holds no register, so a block keeps several tiles in
-// flight where register loads keep one (reduce_policy::bulk_stages). The wrappers exist for
+// flight where register loads keep one (the policy's bulk_stages). The wrappers exist for
 // device code of compute capability 9.0 and up; elsewhere they trap, and the dispatch never
-// launches a kernel that reaches them there (max_bulk_reduce_blocks in reduce_dispatch.cuh).
+// launches a kernel that reaches them there (capacity_of in reduce_dispatch.cuh).
 
 #include <cstdint>
 

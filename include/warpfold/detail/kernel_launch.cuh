@@ -2,10 +2,9 @@
 // Launching a kernel with less host time than cudaLaunchKernel.
 //
 // cudaLaunchKernel starts from the kernel's host address at every launch, and its host time grows
-// with the kernel's mangled name (~1.6 ns per character, measured with empty kernels). The
-// driver's cuLaunchKernel, given a function handle found once, took 0.3-0.4 µs less per launch
-// on an H100, in host time and event-timed alike (bench/NOTES.md): 4-5% of a reduce below ~2^20
-// elements. Its time does not depend on the name (11 to 323 characters measured the same).
+// with the kernel's mangled name. The driver's cuLaunchKernel, given a function handle found once,
+// costs less per launch and nothing per character of the name (docs/design.md's decision record,
+// rows L1 and L2).
 //
 // The driver's functions come through the runtime (cudaGetDriverEntryPointByVersion), so nothing
 // links libcuda. A handle belongs to one context: it is looked up once per device, in the context
@@ -88,10 +87,9 @@ inline unsigned long long current_context_id(const driver_functions& d) {
 
 // The current device, as cudaGetDevice gives it, and the ID of the current context (0 where none
 // is current on this thread yet, or without the driver's functions). A reduce needs both at every
-// call: the device for its per-device caches, the context for its launch handle. Asked of the
-// runtime and the driver, they cost 30-55 and 20-45 ns of host time on an H100's host, and the
-// reduce was 0.15 µs slower event-timed than a launch of its kernel with a plan made beforehand
-// (bench/NOTES.md). So each thread remembers the device of the last context it saw: a context
+// call: the device for its per-device caches, the context for its launch handle. Asking both of
+// the runtime and the driver at every call shows in small reduces' times (decision record, row
+// L3). So each thread remembers the device of the last context it saw: a context
 // belongs to one device for its lifetime and its ID is never reused, so a current context whose
 // ID was seen before is on the device seen with it, and one driver call answers both. (Since
 // CUDA 12.0 cudaSetDevice makes the device's primary context current at once, and a context made
@@ -122,7 +120,7 @@ inline cudaError_t get_current_device(current_device& current) {
 // default 48 KiB. Done for the very function a launch uses, just before: a kernel template
 // instantiated in several translation units has one host stub (and one device function) per unit,
 // while the caches above are shared, so a limit raised through one unit's stub is not the limit
-// of another's (the launch fails with cudaErrorInvalidValue; seen with two units on an H100).
+// of another's (the launch fails with cudaErrorInvalidValue).
 template <auto Kernel>
 cudaError_t raise_shared_limit(unsigned shared_bytes) {
   if (shared_bytes <= (48u << 10)) return cudaSuccess;

@@ -1,10 +1,12 @@
 #pragma once
-// Host side of warpfold::reduce: argument checks, temp-storage size, grid plan and launch.
+// Host side of warpfold::reduce: argument checks, the kernel's capacity on the device, the
+// temp-storage size, the choice of kernel, the plan and the launch.
 
 #include <warpfold/detail/kernel_launch.cuh>
 #include <warpfold/detail/reduce_forms.cuh>
 #include <warpfold/detail/reduce_kernel.cuh>
 #include <warpfold/detail/reduce_plan.hpp>
+#include <warpfold/detail/reduce_policy.hpp>
 #include <warpfold/error.hpp>
 #include <warpfold/ops.cuh>
 
@@ -18,8 +20,6 @@
 
 namespace warpfold::detail {
 
-// --- launch --------------------------------------------------------------------------------
-
 // This process's salt for the partials' tags (launch_tag): random, drawn once, so that tagged
 // words another process left in memory do not match this one's.
 inline unsigned long long process_salt() {
@@ -31,110 +31,147 @@ inline unsigned long long process_salt() {
   return salt;
 }
 
-// The kernel a reduce launches with InFlight vectors per thread (the bulk kernel where Bulk): one
-// definition for the occupancy query and the launch.
-template <unsigned InFlight, bool Bulk, class T, class Acc, class Out, class Op, class Form>
-inline constexpr auto single_pass_kernel = &single_pass<reduce_params<T, Acc, Out, Op, Form>, InFlight, Bulk>;
+// Which kernel a reduce launches: chosen by size (every public entry point), or named (tests and
+// the bench's probes). A named bulk kernel runs as the wide one where the device's code has no
+// bulk copies.
+enum class kernel_pick { by_size, narrow, wide, bulk };
 
-// SMs × resident blocks of Kernel on the current device (at most max_per_sm per SM, where that is
-// not 0), asked once per device and kernel. (A template on the kernel itself, not its type:
-// kernels of one signature, like the narrow and wide ones, may differ in registers and so in
-// occupancy.)
-// `shared_bytes`: the dynamic shared memory it is launched with.
+template <kernel_kind Kind, class T, class Acc, class Out, class Op, class Form>
+inline constexpr auto single_pass_kernel = &single_pass<reduce_params<T, Acc, Out, Op, Form>, Kind>;
+
+// A kernel's code on one device: the architecture it was compiled for (its PTX's, so that code
+// compiled for an older architecture and run on a newer device keeps the older policy) and the
+// blocks of it that can be resident at once. blocks = 0: the kernel does not run there (a bulk
+// kernel compiled without bulk copies).
+struct kernel_capacity {
+  unsigned arch = 0;
+  unsigned blocks = 0;
+};
+
+// SMs × blocks of Kernel resident per SM on `device` with `threads` threads and `shared_bytes` of
+// dynamic shared memory (its limit raised first where above the default), at most `budget` per SM
+// where that is not 0.
 template <auto Kernel>
-cudaError_t max_resident_blocks(int device, unsigned& blocks, unsigned max_per_sm = 0, unsigned shared_bytes = 0) {
-  static std::atomic<unsigned> cache[kMaxDevices] = {};
-  if (device < kMaxDevices && (blocks = cache[device].load(std::memory_order_relaxed)) != 0) return cudaSuccess;
+cudaError_t resident_blocks(int device, unsigned threads, unsigned shared_bytes, unsigned budget, unsigned& blocks) {
+  if (cudaError_t rc = raise_shared_limit<Kernel>(shared_bytes); rc != cudaSuccess) return rc;
   int sms = 0, per_sm = 0;
   if (cudaError_t rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); rc != cudaSuccess) return rc;
-  if (cudaError_t rc =
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, reduce_policy::threads, shared_bytes);
+  if (cudaError_t rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, int(threads), shared_bytes);
       rc != cudaSuccess) {
     return rc;
   }
-  if (max_per_sm != 0 && unsigned(per_sm) > max_per_sm) per_sm = int(max_per_sm);
+  if (budget != 0 && unsigned(per_sm) > budget) per_sm = int(budget);
   blocks = unsigned(sms) * unsigned(per_sm > 0 ? per_sm : 1);
-  if (device < kMaxDevices) cache[device].store(blocks, std::memory_order_relaxed);
   return cudaSuccess;
 }
 
-// The most blocks a reduce of T into Acc launches: the resident capacity of its kernel, so that
-// every block of a grid can be resident at once (the combine relies on it: kPartialWords).
-// Kernels with a register budget hold at most the blocks per SM it was set for: ptxas may fit
-// them in fewer registers, but the grids (and so the fold orders) and the loads in flight per SM
-// stay those the budget was measured with (bench/NOTES.md).
-template <unsigned InFlight, class T, class Acc, class Out, class Op, class Form>
-cudaError_t max_reduce_blocks(int device, unsigned& blocks) {
-  constexpr auto kernel = single_pass_kernel<InFlight, false, T, Acc, Out, Op, Form>;
-  return max_resident_blocks<kernel>(device, blocks, min_blocks_per_sm<T, Acc, InFlight, false>);
-}
-
-// The resident capacity of a kernel that reads by bulk copies (with its dynamic shared memory,
-// whose limit it raises first: the occupancy query counted one block per SM without, two with);
-// 0 blocks where the kernel's code for this device has no bulk copies (built for compute
-// capability below 9.0: bulk::kCompiled), so that the caller takes the wide kernel instead. Asked
-// once per kernel and device. (launch_kernel raises the limit of the stub it launches too:
-// raise_shared_limit.)
+// The architecture Kernel's code was compiled for: its PTX's, so that code compiled for an older
+// architecture and run on a newer device keeps the older policy (and no bulk copies).
 template <auto Kernel>
-cudaError_t max_bulk_blocks(int device, unsigned& blocks, unsigned max_per_sm) {
-  static std::atomic<int> runs_bulk_copies[kMaxDevices] = {};  // 0 not asked, 1 yes, 2 no
-  int known = device < kMaxDevices ? runs_bulk_copies[device].load(std::memory_order_relaxed) : 0;
-  if (known == 0) {
-    cudaFuncAttributes attributes{};
-    if (cudaError_t rc = cudaFuncGetAttributes(&attributes, Kernel); rc != cudaSuccess) return rc;
-    known = attributes.binaryVersion >= 90 ? 1 : 2;
-    if (known == 1) {
-      if (cudaError_t rc = raise_shared_limit<Kernel>(kBulkSharedBytes); rc != cudaSuccess) return rc;
+cudaError_t compiled_arch(unsigned& arch) {
+  cudaFuncAttributes attributes{};
+  if (cudaError_t rc = cudaFuncGetAttributes(&attributes, Kernel); rc != cudaSuccess) return rc;
+  arch = unsigned(attributes.ptxVersion) * 10;
+  return cudaSuccess;
+}
+
+// The capacity of kernel Kind of a reduce of T into Acc on `device`, asked once per device: its
+// resident blocks, at most the blocks per SM of its register budget where it has one, so that the
+// grids (and so the fold orders) are those the budget was tuned with; none for a bulk kernel
+// compiled without bulk copies.
+template <kernel_kind Kind, class T, class Acc, class Out, class Op, class Form>
+cudaError_t capacity_of(int device, kernel_capacity& capacity) {
+  constexpr auto kernel = single_pass_kernel<Kind, T, Acc, Out, Op, Form>;
+  static std::atomic<unsigned long long> cache[kMaxDevices] = {};  // arch << 32 | blocks (arch ≥ 750), 0 not asked
+  if (device < kMaxDevices) {
+    const unsigned long long known = cache[device].load(std::memory_order_relaxed);
+    if (known != 0) {
+      capacity = {unsigned(known >> 32), unsigned(known)};
+      return cudaSuccess;
     }
-    if (device < kMaxDevices) runs_bulk_copies[device].store(known, std::memory_order_relaxed);
   }
-  blocks = 0;
-  if (known != 1) return cudaSuccess;
-  return max_resident_blocks<Kernel>(device, blocks, max_per_sm, kBulkSharedBytes);
+  if (cudaError_t rc = compiled_arch<kernel>(capacity.arch); rc != cudaSuccess) return rc;
+  const reduce_policy policy = policy_for_arch(capacity.arch);
+  capacity.blocks = 0;
+  if (Kind != kernel_kind::bulk || policy.bulk_stages > 0) {
+    const unsigned shared_bytes = Kind == kernel_kind::bulk ? policy.bulk_shared_bytes() : 0;
+    if (cudaError_t rc = resident_blocks<kernel>(device, policy.threads, shared_bytes,
+                                                 min_blocks_per_sm<T, Acc>(Kind, capacity.arch), capacity.blocks);
+        rc != cudaSuccess) {
+      return rc;
+    }
+  }
+  if (device < kMaxDevices) cache[device].store((uint64_t(capacity.arch) << 32) | capacity.blocks, std::memory_order_relaxed);
+  return cudaSuccess;
 }
 
-// The same as max_reduce_blocks for the bulk kernel.
-template <class T, class Acc, class Out, class Op, class Form>
-cudaError_t max_bulk_reduce_blocks(int device, unsigned& blocks) {
-  constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
-  return max_bulk_blocks<single_pass_kernel<kWide, true, T, Acc, Out, Op, Form>>(
-      device, blocks, min_blocks_per_sm<T, Acc, kWide, true>);
+// The capacities of the kernels a pick may launch (0 blocks for those it may not).
+struct reduce_capacities {
+  kernel_capacity narrow, wide, bulk;
+  unsigned max_blocks() const { return std::max({narrow.blocks, wide.blocks, bulk.blocks}); }
+};
+
+template <kernel_pick Pick, class T, class Acc, class Out, class Op, class Form>
+cudaError_t capacities_of(int device, reduce_capacities& c) {
+  constexpr bool kMayTakeWide =
+      Pick == kernel_pick::wide || Pick == kernel_pick::bulk || (Pick == kernel_pick::by_size && has_wide_tiles<T, Acc>);
+  constexpr bool kMayTakeBulk = Pick == kernel_pick::bulk || (Pick == kernel_pick::by_size && has_wide_tiles<T, Acc>);
+  if (cudaError_t rc = capacity_of<kernel_kind::narrow, T, Acc, Out, Op, Form>(device, c.narrow); rc != cudaSuccess) {
+    return rc;
+  }
+  if constexpr (kMayTakeWide) {
+    if (cudaError_t rc = capacity_of<kernel_kind::wide, T, Acc, Out, Op, Form>(device, c.wide); rc != cudaSuccess) {
+      return rc;
+    }
+  }
+  if constexpr (kMayTakeBulk) {
+    if (cudaError_t rc = capacity_of<kernel_kind::bulk, T, Acc, Out, Op, Form>(device, c.bulk); rc != cudaSuccess) {
+      return rc;
+    }
+  }
+  return cudaSuccess;
 }
 
-// Launches the kernel with InFlight vectors per thread (the bulk kernel where Bulk); max_blocks
-// is its max_reduce_blocks (max_bulk_reduce_blocks).
-template <unsigned InFlight, bool Bulk, class T, class Acc, class Out, class Op, class Form>
-cudaError_t launch_reduce(const current_device& current, void* d_temp, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
-                          Form form, cudaStream_t stream, unsigned max_blocks) {
+// The kernel a pick launches for n items: a named one as named (bulk as wide where the device's
+// code has no bulk copies), else by size under the policy of the device's code.
+template <kernel_pick Pick, class T, class Acc>
+kernel_kind choose_kernel(uint64_t n, const reduce_capacities& c) {
+  if constexpr (Pick == kernel_pick::narrow) return kernel_kind::narrow;
+  else if constexpr (Pick == kernel_pick::wide) return kernel_kind::wide;
+  else if constexpr (Pick == kernel_pick::bulk) return c.bulk.blocks > 0 ? kernel_kind::bulk : kernel_kind::wide;
+  else {
+    const reduce_policy policy = policy_for_arch(c.narrow.arch);
+    if (c.bulk.blocks > 0 && takes_bulk_tiles<T, Acc>(n, policy)) return kernel_kind::bulk;
+    if (takes_wide_tiles<T, Acc>(n, policy)) return kernel_kind::wide;
+    return kernel_kind::narrow;
+  }
+}
+
+// Launches kernel Kind, whose capacity is `capacity`.
+template <kernel_kind Kind, class T, class Acc, class Out, class Op, class Form>
+cudaError_t launch_reduce(const current_device& current, const kernel_capacity& capacity, void* d_temp, const T* d_in,
+                          Out* d_out, uint64_t n, Acc init, Op op, Form form, cudaStream_t stream) {
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
-  constexpr auto kernel = single_pass_kernel<InFlight, Bulk, T, Acc, Out, Op, Form>;
+  constexpr auto kernel = single_pass_kernel<Kind, T, Acc, Out, Op, Form>;
+  const reduce_policy policy = policy_for_arch(capacity.arch);
   params_t p{d_in, n, {}, static_cast<unsigned long long*>(d_temp), d_out, init, op, form, process_salt()};
-  // Just past one partial per combiner thread (reduce_policy::threads blocks), the plan halves
-  // the grid where partials are small: a second tile per block costs less than a second partial
-  // per combiner thread there (bench/NOTES.md).
-  constexpr unsigned kShapedUpTo = sizeof(Acc) <= 8 ? reduce_policy::threads : 0;
-  p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, reduce_policy::threads,
-                       max_blocks, kShapedUpTo, InFlight);
+  // Just past one partial per combiner thread, the grid halves where partials are small.
+  const unsigned shaped_up_to = sizeof(Acc) <= 8 ? policy.threads : 0;
+  p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, policy.threads,
+                       capacity.blocks, shaped_up_to, policy.vectors(Kind), policy.single_block_max_tiles);
   // Not <<<>>>: launch_kernel returns this launch's own error, where cudaGetLastError would also
   // report (and clear) an earlier call's, and it spends less host time (kernel_launch.cuh).
   void* args[] = {&p};
-  return launch_kernel<kernel>(current.device, dim3(p.plan.grid), dim3(reduce_policy::threads), args, stream,
-                               Bulk ? kBulkSharedBytes : 0, current.context_id);
+  const unsigned shared_bytes = Kind == kernel_kind::bulk ? policy.bulk_shared_bytes() : 0;
+  return launch_kernel<kernel>(current.device, dim3(p.plan.grid), dim3(policy.threads), args, stream, shared_bytes,
+                               current.context_id);
 }
 
-// InFlight = 0 picks the kernel by size (takes_bulk_tiles, takes_wide_tiles); tests and
-// experiments may name one: InFlight alone the narrow or the wide kernel, with Bulk the bulk
-// kernel (the wide one on a device or build without bulk copies).
-template <unsigned InFlight = 0, bool Bulk = false, class T, class Acc, class Out, class Op, class Form>
+template <kernel_pick Pick = kernel_pick::by_size, class T, class Acc, class Out, class Op, class Form>
 cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Acc init, Op op,
                             Form form, cudaStream_t stream) {
-  constexpr unsigned kNarrow = reduce_policy::vectors_in_flight;
-  constexpr unsigned kWide = reduce_policy::wide_vectors_in_flight;
-  static_assert(InFlight == 0 || InFlight == kNarrow || (InFlight == kWide && has_wide_tiles<T, Acc>),
-                "InFlight names a kernel this reduce has");
-  static_assert(!Bulk || InFlight == kWide, "the bulk kernel is named with the wide tiles");
-  constexpr bool kMayTakeWide = has_wide_tiles<T, Acc> && InFlight != kNarrow;
-  constexpr bool kMayTakeBulk = has_wide_tiles<T, Acc> && (InFlight == 0 || Bulk);
+  static_assert(Pick == kernel_pick::by_size || Pick == kernel_pick::narrow || has_wide_loads<T>,
+                "the wide and bulk kernels read types with a vector path of at least two elements");
   // Pointers first: a bad argument is reported as such, with or without a device.
   if (d_temp != nullptr) {
     switch (check_reduce_arguments(d_temp, d_in, alignof(T), d_out, alignof(Out), n)) {
@@ -146,39 +183,33 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   // Temp storage: the tagged partials of whichever kernel launches more blocks.
   current_device current;
   if (cudaError_t rc = get_current_device(current); rc != cudaSuccess) return rc;
-  const int device = current.device;
-  unsigned narrow_blocks = 0, wide_blocks = 0;
-  if (cudaError_t rc = max_reduce_blocks<kNarrow, T, Acc, Out, Op, Form>(device, narrow_blocks); rc != cudaSuccess) {
+  reduce_capacities capacities;
+  if (cudaError_t rc = capacities_of<Pick, T, Acc, Out, Op, Form>(current.device, capacities); rc != cudaSuccess) {
     return rc;
   }
-  if constexpr (kMayTakeWide) {
-    if (cudaError_t rc = max_reduce_blocks<kWide, T, Acc, Out, Op, Form>(device, wide_blocks); rc != cudaSuccess) {
-      return rc;
-    }
-  }
-  unsigned bulk_blocks = 0;
-  if constexpr (kMayTakeBulk) {
-    if (cudaError_t rc = max_bulk_reduce_blocks<T, Acc, Out, Op, Form>(device, bulk_blocks); rc != cudaSuccess) {
-      return rc;
-    }
-  }
-  const unsigned max_blocks = std::max({narrow_blocks, wide_blocks, bulk_blocks});
-  const size_t needed = tagged_partial_bytes<Acc>(max_blocks);
+  const size_t needed = tagged_partial_bytes<Acc>(capacities.max_blocks());
   if (d_temp == nullptr) {
     temp_bytes = needed;
     return cudaSuccess;
   }
   if (temp_bytes < needed) return cudaErrorInvalidValue;
 
-  if constexpr (kMayTakeBulk) {
-    if (bulk_blocks > 0 && (Bulk || takes_bulk_tiles<T, Acc>(n)))
-      return launch_reduce<kWide, true>(current, d_temp, d_in, d_out, n, init, op, form, stream, bulk_blocks);
+  switch (choose_kernel<Pick, T, Acc>(n, capacities)) {
+    case kernel_kind::bulk:
+      if constexpr (Pick == kernel_pick::bulk || (Pick == kernel_pick::by_size && has_wide_tiles<T, Acc>)) {
+        return launch_reduce<kernel_kind::bulk>(current, capacities.bulk, d_temp, d_in, d_out, n, init, op, form,
+                                                stream);
+      }
+      break;
+    case kernel_kind::wide:
+      if constexpr (Pick != kernel_pick::narrow && (Pick != kernel_pick::by_size || has_wide_tiles<T, Acc>)) {
+        return launch_reduce<kernel_kind::wide>(current, capacities.wide, d_temp, d_in, d_out, n, init, op, form,
+                                                stream);
+      }
+      break;
+    case kernel_kind::narrow: break;
   }
-  if constexpr (kMayTakeWide) {
-    if (InFlight == kWide || takes_wide_tiles<T, Acc>(n))
-      return launch_reduce<kWide, false>(current, d_temp, d_in, d_out, n, init, op, form, stream, wide_blocks);
-  }
-  return launch_reduce<kNarrow, false>(current, d_temp, d_in, d_out, n, init, op, form, stream, narrow_blocks);
+  return launch_reduce<kernel_kind::narrow>(current, capacities.narrow, d_temp, d_in, d_out, n, init, op, form, stream);
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies

@@ -2,8 +2,7 @@
 // The forms of a reduce: what happens to each element as it is loaded (lift) and to the total of
 // all elements at the end (finish). The kernel takes one form type where it could take a lift and
 // a finish type: each type spelled in the kernel's template arguments lengthens its mangled name,
-// and cudaLaunchKernel, the fallback launch, pays for every character of that name at every
-// launch (bench/NOTES.md).
+// which cudaLaunchKernel, the fallback launch, pays for at every launch.
 
 #include <warpfold/ops.cuh>
 

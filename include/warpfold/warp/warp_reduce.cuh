@@ -84,8 +84,7 @@ __device__ __forceinline__ T redux(T value) {
 // Width (a power of two, 2 to 32) bounds valid: the steps start at offset Width / 2, since a
 // larger one finds no valid lane to fold (l + offset ≥ valid for every lane), so the result is
 // bitwise that of Width = 32 in fewer shuffles. A block's eight warp totals take three steps
-// instead of five, on the critical path of every block and of the combine; GPU-side on an H100
-// the gain was within the spread of repeated runs (bench/NOTES.md).
+// instead of five, on the critical path of every block and of the combine.
 template <int Width = 32, class T, class Op>
 __device__ __forceinline__ T reduce_down_partial(T value, Op op, int valid) {
   static_assert(Width >= 2 && Width <= 32 && (Width & (Width - 1)) == 0, "Width is a power of two, 2 to 32");

@@ -1,0 +1,233 @@
+#pragma once
+// The grid's combine: every block but the last stores its partial in temp storage as tagged
+// words, and the grid's last block (the combiner) polls them and folds them in block order.
+//
+// A partial travels as kPartialWords<Acc> 64-bit words, word-major (word w of block b at
+// w * gridDim.x + b, so that the combiner's loads coalesce). Each word holds 32 bits of the
+// partial in its low half and half of the launch's 64-bit tag in its high half (the tag's high
+// half in even words, its low half in odd ones): a 64-bit store is single-copy atomic, so once
+// every word of a partial shows this launch's tag, every one of its 32-bit pieces is this
+// launch's. The tag comes from an epoch, a 64-bit word at the start of the temp storage: each
+// block's thread 0 (and each thread of the combiner) reads it on entry, and the combiner, once it
+// holds every partial (so after every block's read), stores epoch + 1 for the next reduce on that
+// storage. The tag is the epoch XOR a random 64-bit salt drawn once per process, mixed. Temp
+// storage serves one reduce at a time (stream order, as with CUB), so successive reduces on it,
+// graph replays included, get successive epochs: words an earlier one left never match, and other
+// leftovers (garbage in fresh storage, another process's, a caller's data) match with probability
+// 2^-64. So nothing needs clearing before or after a reduce, and reduces share no state.
+//
+// The combiner waits for the other blocks of its own grid only, never the reverse. Blocks of a
+// one-dimensional grid are dispatched in index order, so when the last one runs, all others have
+// started and finish without waiting: no deadlock. (The grid never exceeds the kernel's resident
+// capacity on the device, either.)
+
+#include <warpfold/block/block_reduce.cuh>
+#include <warpfold/detail/reduce_policy.hpp>
+#include <warpfold/detail/thread_fold.cuh>
+#include <warpfold/warp/warp_reduce.cuh>
+
+#include <cuda/atomic>
+
+#include <cstdint>
+#include <cstring>
+
+namespace warpfold::detail {
+
+template <class Acc>
+inline constexpr unsigned kPartialWords = sizeof(Acc) <= 8 ? 2u : unsigned((sizeof(Acc) + 3) / 4);
+
+// Temp storage: the epoch word, then the partials of up to `blocks` blocks.
+template <class Acc>
+constexpr size_t tagged_partial_bytes(unsigned blocks) {
+  return (1 + size_t(blocks) * kPartialWords<Acc>) * sizeof(unsigned long long);
+}
+
+using device_word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+
+// The epoch word at the start of temp storage.
+__device__ __forceinline__ device_word epoch_word(unsigned long long* temp) { return device_word(*temp); }
+
+// splitmix64's finaliser: every bit of x reaches every bit of the result.
+__host__ __device__ constexpr unsigned long long mix64(unsigned long long x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The tag of the reduce that found `epoch` in its temp storage.
+__device__ __forceinline__ unsigned long long launch_tag(unsigned long long epoch, unsigned long long salt) {
+  return mix64(epoch ^ salt);
+}
+
+// The tagged partials of one launch in temp storage.
+template <class Acc>
+struct tagged_partials {
+  static constexpr unsigned kWords = kPartialWords<Acc>;
+  unsigned long long* words;  // kWords × gridDim.x, word-major
+  unsigned blocks;
+  unsigned long long tag;
+
+  __device__ __forceinline__ unsigned long long tag_half(unsigned w) const {
+    return (w % 2 == 0 ? tag >> 32 : tag & 0xffffffffull) << 32;
+  }
+  __device__ __forceinline__ device_word word(unsigned b, unsigned w) const {
+    return device_word(words[size_t(w) * blocks + b]);
+  }
+  __device__ __forceinline__ void store(unsigned b, const Acc& partial) const {
+    uint32_t pieces[kWords] = {};
+    memcpy(pieces, &partial, sizeof(Acc));
+#pragma unroll
+    for (unsigned w = 0; w < kWords; ++w) word(b, w).store(tag_half(w) | pieces[w], cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ bool carries_tag(unsigned long long seen, unsigned w) const {
+    return (seen & 0xffffffff00000000ull) == tag_half(w);
+  }
+  // Loads every word of partial b (all in flight together).
+  __device__ __forceinline__ void load(unsigned b, unsigned long long (&seen)[kWords]) const {
+#pragma unroll
+    for (unsigned w = 0; w < kWords; ++w) seen[w] = word(b, w).load(cuda::memory_order_relaxed);
+  }
+  // Whether every word seen carries this launch's tag; if not, loads again those that do not.
+  // A caller polling several partials reloads all their stale words before it waits on any: one
+  // round trip per round, where waiting word by word would take one per word.
+  __device__ __forceinline__ bool reload_stale(unsigned b, unsigned long long (&seen)[kWords]) const {
+    bool all = true;
+#pragma unroll
+    for (unsigned w = 0; w < kWords; ++w) {
+      if (!carries_tag(seen[w], w)) {
+        all = false;
+        seen[w] = word(b, w).load(cuda::memory_order_relaxed);
+      }
+    }
+    return all;
+  }
+  // The partial in words that all carry the tag.
+  __device__ __forceinline__ Acc value(const unsigned long long (&seen)[kWords]) const {
+    uint32_t pieces[kWords];
+#pragma unroll
+    for (unsigned w = 0; w < kWords; ++w) pieces[w] = uint32_t(seen[w]);
+    Acc partial;
+    memcpy(&partial, pieces, sizeof(Acc));
+    return partial;
+  }
+};
+
+// One launch's side of the combine, in the order a block meets it: enter (first thing in the
+// kernel), before_block_reduce, then store_partial or finish.
+template <class Acc, class Op, unsigned Threads>
+struct grid_combine {
+  static constexpr unsigned kWords = kPartialWords<Acc>;
+  unsigned long long* temp;
+  unsigned long long salt;
+  bool combiner;  // the grid's last block, when there are several
+  unsigned long long epoch = 0;
+  tagged_partials<Acc> parts{};
+  unsigned long long first_seen[kWords] = {};
+  bool polls_first = false;
+
+  // The epoch is read first, by the threads that use the tag (each block's thread 0, which stores
+  // the partial, and the combiner): its round trip overlaps the body's loads. One thread per
+  // block, since every block reads the same line.
+  __device__ __forceinline__ static grid_combine enter(unsigned long long* temp, unsigned long long salt) {
+    grid_combine c{temp, salt, gridDim.x > 1 && blockIdx.x == gridDim.x - 1};
+    if (gridDim.x > 1 && (threadIdx.x == 0 || c.combiner)) c.epoch = epoch_word(temp).load(cuda::memory_order_relaxed);
+    return c;
+  }
+  // Before the block reduction: the tag, so that its arithmetic overlaps the reduction, and the
+  // combiner's first poll of the partials, so that partials already stored cost no round trip
+  // after it (thread t polls block t).
+  __device__ __forceinline__ void before_block_reduce() {
+    parts = {temp + 1, gridDim.x, launch_tag(epoch, salt)};
+    polls_first = combiner && threadIdx.x < gridDim.x && threadIdx.x != blockIdx.x;
+    if (polls_first) parts.load(threadIdx.x, first_seen);
+  }
+  // Every block but the combiner: thread 0 stores the block's total.
+  __device__ __forceinline__ void store_partial(const Acc& block_total) const {
+    if (threadIdx.x == 0) parts.store(blockIdx.x, block_total);
+  }
+  // The combiner: folds every block's partial in block order and hands the total to
+  // write(total) in thread 0, which then stores the next epoch (every block has read this one).
+  template <class Write>
+  __device__ __forceinline__ void finish(const Acc& block_total, Op op, block::reduce_storage<Acc, Threads>& storage,
+                                         Write&& write) {
+    constexpr unsigned kWarpCombineMaxBlocks = compiled_policy().warp_combine_max_blocks;
+    const auto write_result = [&](const Acc& total) {
+      write(total);
+      epoch_word(temp).store(epoch + 1, cuda::memory_order_relaxed);
+    };
+    if (sizeof(Acc) <= 8 && gridDim.x <= kWarpCombineMaxBlocks) {
+      finish_in_warp(block_total, op, write_result);
+    } else {
+      finish_in_block(block_total, op, storage, write_result);
+    }
+  }
+
+ private:
+  // Up to 32 blocks of partials of up to 8 bytes: warp 0 alone finishes. Thread 0 holds the
+  // block's partial, so no barrier is needed to pass the combiner its own partial (a shuffle) or
+  // to let the other warps leave. Lane b polls block b, and the warp reduction folds the
+  // partials in the order the block reduction would: bitwise the same.
+  template <class WriteResult>
+  __device__ __forceinline__ void finish_in_warp(const Acc& block_total, Op op, WriteResult& write_result) {
+    if (threadIdx.x >= 32) return;
+    const Acc own = warp::shuffle_idx(block_total, 0);
+    while (polls_first && !parts.reload_stale(threadIdx.x, first_seen)) {
+    }
+    // The lanes leave the poll at different times; reconverged, the warp's shuffles take their
+    // fast path.
+    __syncwarp();
+    Acc partial{};
+    if (threadIdx.x < gridDim.x) partial = threadIdx.x == blockIdx.x ? own : parts.value(first_seen);
+    // As few shuffle steps as the grid needs (a uniform branch; bitwise the same result).
+    const int blocks = int(gridDim.x);
+    const Acc total = blocks <= 8    ? warp::reduce_down_partial<8>(partial, op, blocks)
+                      : blocks <= 16 ? warp::reduce_down_partial<16>(partial, op, blocks)
+                                     : warp::reduce_down_partial<32>(partial, op, blocks);
+    if (threadIdx.x == 0) write_result(total);
+  }
+
+  // Any grid: thread t folds the partials of blocks t, t + Threads, … in order (the combiner's
+  // own from shared memory), polling kPollsInFlight of them at a time, every stale word of them
+  // reloaded in each round, so that a large grid costs one L2 round trip per round, not one per
+  // partial.
+  template <class WriteResult>
+  __device__ __forceinline__ void finish_in_block(const Acc& block_total, Op op,
+                                                  block::reduce_storage<Acc, Threads>& storage,
+                                                  WriteResult& write_result) {
+    constexpr unsigned kPollsInFlight = compiled_policy().combine_polls_in_flight;
+    __shared__ alignas(Acc) unsigned char combiner_own_bytes[sizeof(Acc)];  // raw: Acc may have a constructor
+    if (threadIdx.x == 0) memcpy(combiner_own_bytes, &block_total, sizeof(Acc));
+    __syncthreads();  // also: every thread is past the block reduction, so `storage` may be reused
+    Acc combiner_own;
+    memcpy(&combiner_own, combiner_own_bytes, sizeof(Acc));
+    thread_fold<Acc, Op, no_form> g{Acc{}, false, op};
+    for (unsigned base = 0; base < gridDim.x; base += Threads * kPollsInFlight) {
+      unsigned long long seen[kPollsInFlight][kWords];
+      const auto block_of = [&](unsigned k) { return base + k * Threads + threadIdx.x; };
+      const auto polled = [&](unsigned k) { return block_of(k) < gridDim.x && block_of(k) != blockIdx.x; };
+#pragma unroll
+      for (unsigned k = 0; k < kPollsInFlight; ++k) {
+        if (k == 0 && base == 0) {
+          memcpy(seen[0], first_seen, sizeof(first_seen));
+        } else if (polled(k)) {
+          parts.load(block_of(k), seen[k]);
+        }
+      }
+      for (bool waiting = true; waiting;) {
+        waiting = false;
+#pragma unroll
+        for (unsigned k = 0; k < kPollsInFlight; ++k)
+          if (polled(k) && !parts.reload_stale(block_of(k), seen[k])) waiting = true;
+      }
+      __syncwarp();  // as in finish_in_warp: the lanes reconverge before the shuffles
+#pragma unroll
+      for (unsigned k = 0; k < kPollsInFlight; ++k) {
+        if (block_of(k) < gridDim.x) g.add(block_of(k) == blockIdx.x ? combiner_own : parts.value(seen[k]));
+      }
+    }
+    const Acc total = block::reduce<Threads>(g.acc, op, int(min(Threads, gridDim.x)), storage);
+    if (threadIdx.x == 0) write_result(total);
+  }
+};
+
+}  // namespace warpfold::detail
