@@ -2,7 +2,7 @@
 """Prints a compact view of a `warpfold bench --format json` file: per type, operator and size, the
 warpfold, CUB and no-combine medians, warpfold's ratio to CUB and the ceiling (CUB over the
 no-combine read: the most a reduce reading the data that way could reach in the run), and then
-the bench targets (bench/NOTES.md, "Where the targets stand") checked row by row, each miss with
+the bench targets (docs/design.md#where-the-targets-stand) checked row by row, each miss with
 what the no-combine read says of it."""
 import json
 import sys

@@ -3,7 +3,7 @@
 //
 // A run's time depends on what ran just before it: on an H100 a copy of warpfold's reduce timed
 // right after CUB read up to 0.25 µs slower than an identical copy timed right after that first
-// copy (bench/NOTES.md). With one fixed order every round, each run always follows the same
+// copy (docs/design.md#m2). With one fixed order every round, each run always follows the same
 // neighbour, and that neighbour's effect lands on it alone. So round r takes a permutation of
 // its own: over every n! consecutive rounds each of the n! orders comes once, so each run holds
 // each position, and directly follows each other run, equally often. The first position changes

@@ -39,7 +39,7 @@ int access_width_bits(const std::string& opcode);
 // first instruction that reads a register one of them writes. [4, 4, ...] when each tile's four
 // loads are in flight together; [2, 1, 1, ...] when ptxas folds between them, so that a thread
 // waits for three memory round trips in turn where one would do (warpfold::reduce's kernel,
-// bench/NOTES.md). Static, like the counts above.
+// docs/design.md#t9). Static, like the counts above.
 std::vector<unsigned> wide_load_batches(const SassFunction& function);
 
 // "9 × 32-bit, 2 × 128-bit"; "-" for none.
