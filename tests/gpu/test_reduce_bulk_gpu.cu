@@ -171,3 +171,47 @@ TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
 }
 
 }  // namespace
+
+namespace {
+
+// Accumulators wider than 8 bytes read through every loader: argmax (a value and a 64-bit index)
+// and a compensated sum (two doubles), each with the narrow, wide and bulk kernels named, at the
+// bulk test's sizes and every offset. argmax must name the first largest element whichever kernel
+// ran; the compensated sums must stay within the plain sum's bound and be reproducible.
+template <detail::kernel_pick Pick>
+void check_wide_accumulators() {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : bulk_sizes()) {
+    if (n == 0) continue;
+    const uint64_t seed = new_seed();
+    auto data = random_values<float>(n, seed, -1.0, 1.0);
+    const size_t first = size_t(seed % n), second = size_t((seed >> 20) % n);
+    data[std::max(first, second)] = 2.0f;  // two equal maxima: the first must win
+    data[std::min(first, second)] = 2.0f;
+    const sum_reference ref = reference_sum(data, 0.0);
+    for (size_t off : element_offsets<float>()) {
+      offset_buffer<float> buf(data, off);
+      const auto arg = run_two_phase<key_value<float>>([&](void* t, size_t& b, key_value<float>* o) {
+        return detail::dispatch_reduce<Pick>(t, b, buf.get(), o, n, key_value<float>{0.0f, 0}, arg_max{},
+                                             detail::with_index{}, cudaStream_t{});
+      });
+      ASSERT_EQ(arg.value, 2.0f) << where(n, off, seed);
+      ASSERT_EQ(arg.index, std::min(first, second)) << where(n, off, seed);
+      const auto sum = [&] {
+        return run_two_phase<double>([&](void* t, size_t& b, double* o) {
+          return detail::dispatch_reduce<Pick>(t, b, buf.get(), o, n, compensated<double>{0.0, 0.0},
+                                               compensated_plus{}, detail::compensate{}, cudaStream_t{});
+        });
+      };
+      const double got = sum();
+      ASSERT_LE(std::fabs(got - double(ref.sum)), sum_bound(n, 0x1p-53, ref.abs_sum)) << where(n, off, seed);
+      ASSERT_TRUE(bitwise_equal(got, sum())) << "not reproducible: " << where(n, off, seed);
+    }
+  }
+}
+
+TEST(ReduceWideAccumulators, ReadThroughTheNarrowKernel) { check_wide_accumulators<detail::kernel_pick::narrow>(); }
+TEST(ReduceWideAccumulators, ReadThroughTheWideKernel) { check_wide_accumulators<detail::kernel_pick::wide>(); }
+TEST(ReduceWideAccumulators, ReadThroughTheBulkKernel) { check_wide_accumulators<detail::kernel_pick::bulk>(); }
+
+}  // namespace

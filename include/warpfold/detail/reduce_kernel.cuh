@@ -96,14 +96,18 @@ __device__ __forceinline__ bool fold_block_tiles(const Loader& loader, Fold& f) 
     fold_full_tile(tile);
     for (tile += gridDim.x; tile < full_tiles; tile += gridDim.x) fold_full_tile(tile);
   }
-  if (tile == full_tiles && tile * Loader::kTile < loader.items.vectors) {
+  // The fold's item numbers come from `first`, computed once: recomputed at each use, ptxas sank the
+  // last load into the fold's branch (the live SASS test holds this).
+  const auto fold_partial_tile = [&](uint64_t t) {
+    const uint64_t first = t * Loader::kTile + threadIdx.x;
+    const unsigned in_tile = loader.items_in(t);
     item v[kInFlight];
-    loader.load_partial(tile, v);
-    const unsigned in_tile = loader.items_in(tile);
+    loader.load_partial(t, v);
 #pragma unroll
     for (unsigned k = 0; k < kInFlight; ++k)
-      if (threadIdx.x + k * Loader::kThreads < in_tile) f.add_item(loader.items, v[k], loader.item_of(tile, k));
-  }
+      if (threadIdx.x + k * Loader::kThreads < in_tile) f.add_item(loader.items, v[k], first + k * Loader::kThreads);
+  };
+  if (tile == full_tiles && tile * Loader::kTile < loader.items.vectors) fold_partial_tile(tile);
   return first_tile_full;
 }
 

@@ -7,10 +7,12 @@
 #include <cstdint>
 
 // Functions that device code evaluates at compile time too (template arguments, launch bounds).
+#ifndef WARPFOLD_HOST_DEVICE
 #if defined(__CUDACC__)
 #define WARPFOLD_HOST_DEVICE __host__ __device__
 #else
 #define WARPFOLD_HOST_DEVICE
+#endif
 #endif
 
 namespace warpfold::detail {

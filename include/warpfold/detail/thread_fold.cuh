@@ -2,7 +2,11 @@
 // A thread's running fold of the elements it reads: each element is lifted into the accumulator
 // by the reduce's Form (reduce_forms.cuh) and combined with the operator, in the order read.
 
+#include <warpfold/detail/reduce_forms.cuh>
+#include <warpfold/ops.cuh>
+
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -17,6 +21,55 @@ inline constexpr bool has_accumulate<
     Form, Acc, T,
     std::void_t<decltype(std::declval<const Form&>().accumulate(std::declval<Acc&>(), std::declval<const T&>(),
                                                                  uint64_t{}))>> = true;
+
+// Plain reduces of 1- and 2-byte integers into an integer accumulator by an operator whose result
+// does not depend on the order (sums modulo 2^bits, minima, maxima, bitwise operators): a whole
+// vector of 8 or 16 elements is folded as a tree in 32-bit lanes, 8-bit sums four elements at a
+// time by dp4a, and only its total joins the running fold: bitwise the same total as element by
+// element, in a few dependent steps instead of one per element. The 32-bit lanes hold every value
+// of T; for the operators other than a sum the accumulator must too, with T's signedness, so that
+// converting the total equals folding the converted elements.
+template <class T, class Acc>
+inline constexpr bool holds_every_value =
+    std::is_signed_v<T> == std::is_signed_v<Acc> && sizeof(Acc) >= sizeof(T);
+template <class T, class Acc, class Op, class Form>
+inline constexpr bool folds_vectors_as_tree =
+    std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 2 && std::is_integral_v<Acc> &&
+    !std::is_same_v<Acc, bool> && std::is_same_v<Form, convert<identity>> &&
+    (std::is_same_v<Op, plus> ||
+     (holds_every_value<T, Acc> && (std::is_same_v<Op, minimum> || std::is_same_v<Op, maximum> ||
+                                    std::is_same_v<Op, bit_and> || std::is_same_v<Op, bit_or> ||
+                                    std::is_same_v<Op, bit_xor>)));
+
+// x[0] op= x[Width], x[1] op= x[Width + 1], …, then the same on the first half, down to x[0].
+template <unsigned Width, class Lane, unsigned N, class Op>
+__device__ __forceinline__ void fold_halves(Lane (&x)[N], Op op) {
+#pragma unroll
+  for (unsigned j = 0; j < Width; ++j) x[j] = op(x[j], x[j + Width]);
+  if constexpr (Width > 1) fold_halves<Width / 2>(x, op);
+}
+
+// The total of one vector of such a reduce, in Acc.
+template <class Acc, class Op, class T, unsigned N>
+__device__ __forceinline__ Acc fold_vector_as_tree(const T (&v)[N], Op op) {
+  using lane_t = std::conditional_t<std::is_signed_v<T>, int, unsigned>;
+  if constexpr (sizeof(T) == 1 && std::is_same_v<Op, plus>) {
+    // Each 32-bit word's four bytes summed by one dp4a (a dot product with four ones); 16 bytes
+    // sum to at most 16 · 255, exact in 32 bits, and Acc's modular conversion makes it the sum.
+    lane_t words[N / 4];
+    memcpy(words, v, sizeof(words));
+    lane_t total = 0;
+#pragma unroll
+    for (unsigned w = 0; w < N / 4; ++w) total = __dp4a(words[w], lane_t(0x01010101), total);
+    return static_cast<Acc>(total);
+  } else {
+    lane_t x[N];
+#pragma unroll
+    for (unsigned j = 0; j < N; ++j) x[j] = lane_t(v[j]);
+    fold_halves<N / 2>(x, op);
+    return static_cast<Acc>(x[0]);
+  }
+}
 
 // The form of a fold of accumulators only (add, never add_element).
 struct no_form {};
@@ -50,7 +103,12 @@ struct thread_fold {
   // Every element of item v (a vector or one element) of `items`, number i of its range.
   template <class Items>
   __device__ __forceinline__ void add_item(const Items& items, const typename Items::item& v, uint64_t i) {
-    Items::for_each(v, items.element_index(i, 0), [&](const auto& x, uint64_t index) { add_element(x, index); });
+    using T = typename Items::element;
+    if constexpr (Items::kElements > 1 && folds_vectors_as_tree<T, Acc, Op, Form>) {
+      add(fold_vector_as_tree<Acc>(v.v, op));
+    } else {
+      Items::for_each(v, items.element_index(i, 0), [&](const auto& x, uint64_t index) { add_element(x, index); });
+    }
   }
 };
 

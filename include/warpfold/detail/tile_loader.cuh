@@ -38,6 +38,7 @@ __device__ __forceinline__ vector_of<T, N> load_vector(const vector_of<T, N>* p)
 // holds elements head + i·kElements … + kElements - 1 of the range.
 template <class T>
 struct range_items {
+  using element = T;
   static constexpr unsigned kElements = vector_elements<T>;
   using vector = vector_of<T, kElements>;
   using item = std::conditional_t<(kElements > 1), vector, T>;
