@@ -12,7 +12,8 @@ namespace warpfold::bench {
 
 struct BenchOptions {
   unsigned log2_min = 10, log2_max = 30, log2_step = 1;  // n = 2^log2_min … 2^log2_max
-  std::vector<ElementType> types{ElementType::int32, ElementType::float32, ElementType::float64};
+  std::vector<ElementType> types{ElementType::int8, ElementType::float16, ElementType::int32, ElementType::float32,
+                                 ElementType::float64};
   std::vector<ReduceOp> ops{ReduceOp::sum, ReduceOp::max};
   int reps = 50;
   int warmup = 5;

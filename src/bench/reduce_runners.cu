@@ -3,6 +3,7 @@
 
 #include "bench/no_combine.cuh"
 #include "harness/device_buffer.hpp"
+#include "harness/host_float_convert.hpp"
 
 #include <warpfold/reduce.cuh>
 
@@ -12,6 +13,7 @@
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
 
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
@@ -22,46 +24,65 @@ namespace {
 
 __global__ void empty_kernel() {}
 
-template <class T>
-T lowest() { return std::numeric_limits<T>::lowest(); }
+// The accumulator of each element type's sum (accumulator_of says the same in words).
+template <class T> struct sum_accumulator { using type = T; };
+template <> struct sum_accumulator<int8_t> { using type = int64_t; };
+template <> struct sum_accumulator<__half> { using type = float; };
 
-// The same operator in each library's vocabulary.
-template <ReduceOp Op> struct ops;
-template <> struct ops<ReduceOp::sum> {
-  using warpfold_op = warpfold::plus;
-  using std_op = cuda::std::plus<>;
-  template <class T> static T init() { return T(0); }
+// The smallest value of T: the maximum's init.
+template <class T>
+T lowest() {
+  if constexpr (std::is_same_v<T, __half>) return harness::from_double<__half>(-INFINITY);
+  else return std::numeric_limits<T>::lowest();
+}
+
+// A sum in Acc, for CUB and Thrust where the input is narrower than the accumulator (their own
+// plus<> would add int8 to int64 or __half to float through an ambiguous conversion).
+template <class Acc>
+struct plus_in {
+  __host__ __device__ Acc operator()(const Acc& a, const Acc& b) const { return a + b; }
 };
-template <> struct ops<ReduceOp::max> {
+
+// The same operator in each library's vocabulary, with its accumulator.
+template <class T, ReduceOp Op> struct ops;
+template <class T> struct ops<T, ReduceOp::sum> {
+  using acc = typename sum_accumulator<T>::type;
+  using warpfold_op = warpfold::plus;
+  using std_op = std::conditional_t<std::is_same_v<acc, T>, cuda::std::plus<>, plus_in<acc>>;
+  static acc init() { return acc(0); }
+};
+template <class T> struct ops<T, ReduceOp::max> {
+  using acc = T;
   using warpfold_op = warpfold::maximum;
   using std_op = cuda::maximum<>;
-  template <class T> static T init() { return lowest<T>(); }
+  static acc init() { return lowest<T>(); }
 };
 
-template <class T>
+template <class T, ReduceOp Op>
 class runner_base : public ReduceRunner {
  public:
+  using acc = typename ops<T, Op>::acc;
   runner_base(const void* in, uint64_t n, cudaStream_t s) : in_(static_cast<const T*>(in)), n_(n), stream_(s), out_(1) {}
   double result() override {
-    T v{};
-    WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(&v, out_.get(), sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    acc v{};
+    WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(&v, out_.get(), sizeof(acc), cudaMemcpyDeviceToHost, stream_));
     WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return double(v);
+    return harness::to_double(v);
   }
 
  protected:
   const T* in_;
   uint64_t n_;
   cudaStream_t stream_;
-  harness::DeviceBuffer<T> out_;
+  harness::DeviceBuffer<acc> out_;
   harness::DeviceBuffer<char> temp_;
   size_t temp_bytes_ = 0;
 };
 
-template <class T, ReduceOp Op, bool AnyOrder>
-class warpfold_runner final : public runner_base<T> {
+template <class T, ReduceOp Op>
+class warpfold_runner final : public runner_base<T, Op> {
  public:
-  warpfold_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T>(in, n, s) {
+  warpfold_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T, Op>(in, n, s) {
     WARPFOLD_CUDA_CHECK(call(nullptr));
     this->temp_ = harness::DeviceBuffer<char>(this->temp_bytes_);
   }
@@ -69,21 +90,15 @@ class warpfold_runner final : public runner_base<T> {
 
  private:
   cudaError_t call(void* temp) {
-    if constexpr (AnyOrder) {
-      return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
-                              typename ops<Op>::warpfold_op{}, ops<Op>::template init<T>(), this->stream_,
-                              warpfold::any_order);
-    } else {
-      return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
-                              typename ops<Op>::warpfold_op{}, ops<Op>::template init<T>(), this->stream_);
-    }
+    return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
+                            typename ops<T, Op>::warpfold_op{}, ops<T, Op>::init(), this->stream_);
   }
 };
 
 template <class T, ReduceOp Op>
-class cub_runner final : public runner_base<T> {
+class cub_runner final : public runner_base<T, Op> {
  public:
-  cub_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T>(in, n, s) {
+  cub_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T, Op>(in, n, s) {
     WARPFOLD_CUDA_CHECK(call(nullptr));
     this->temp_ = harness::DeviceBuffer<char>(this->temp_bytes_);
   }
@@ -92,7 +107,7 @@ class cub_runner final : public runner_base<T> {
  private:
   cudaError_t call(void* temp) {
     return cub::DeviceReduce::Reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), int64_t(this->n_),
-                                     typename ops<Op>::std_op{}, ops<Op>::template init<T>(), this->stream_);
+                                     typename ops<T, Op>::std_op{}, ops<T, Op>::init(), this->stream_);
   }
 };
 
@@ -176,28 +191,23 @@ class thrust_runner final : public ReduceRunner {
  public:
   thrust_runner(const void* in, uint64_t n, cudaStream_t s) : in_(static_cast<const T*>(in)), n_(n), stream_(s) {}
   void run() override {
-    value_ = thrust::reduce(thrust::cuda::par.on(stream_), in_, in_ + n_, ops<Op>::template init<T>(),
-                            typename ops<Op>::std_op{});
+    value_ = thrust::reduce(thrust::cuda::par.on(stream_), in_, in_ + n_, ops<T, Op>::init(),
+                            typename ops<T, Op>::std_op{});
   }
-  double result() override { return double(value_); }
+  double result() override { return harness::to_double(value_); }
 
  private:
   const T* in_;
   uint64_t n_;
   cudaStream_t stream_;
-  T value_{};
+  typename ops<T, Op>::acc value_{};
 };
 
 template <class T, ReduceOp Op>
 std::unique_ptr<ReduceRunner> make_typed(Library lib, const void* in, uint64_t n, cudaStream_t s) {
   switch (lib) {
-    case Library::warpfold: return std::make_unique<warpfold_runner<T, Op, false>>(in, n, s);
-    case Library::warpfold_any_order:
-      if constexpr (Op == ReduceOp::sum && std::is_floating_point_v<T>) {
-        return std::make_unique<warpfold_runner<T, Op, true>>(in, n, s);
-      } else {
-        return std::make_unique<warpfold_runner<T, Op, false>>(in, n, s);  // the same kernel: nothing to choose
-      }
+    case Library::warpfold:
+    case Library::warpfold_again: return std::make_unique<warpfold_runner<T, Op>>(in, n, s);
     case Library::cub: return std::make_unique<cub_runner<T, Op>>(in, n, s);
     case Library::thrust: return std::make_unique<thrust_runner<T, Op>>(in, n, s);
     case Library::no_combine: return std::make_unique<no_combine_runner<T>>(in, n, s);
@@ -215,6 +225,8 @@ std::unique_ptr<ReduceRunner> make_for_type(Library lib, ReduceOp op, const void
 std::unique_ptr<ReduceRunner> make_runner(Library lib, ElementType type, ReduceOp op, const void* d_in, uint64_t n,
                                           cudaStream_t stream) {
   switch (type) {
+    case ElementType::int8: return make_for_type<int8_t>(lib, op, d_in, n, stream);
+    case ElementType::float16: return make_for_type<__half>(lib, op, d_in, n, stream);
     case ElementType::int32: return make_for_type<int32_t>(lib, op, d_in, n, stream);
     case ElementType::float32: return make_for_type<float>(lib, op, d_in, n, stream);
     case ElementType::float64: return make_for_type<double>(lib, op, d_in, n, stream);
@@ -226,6 +238,12 @@ void launch_empty_kernel(cudaStream_t stream) { empty_kernel<<<1, 1, 0, stream>>
 
 void launch_empty_kernel_as_warpfold(int device, cudaStream_t stream) {
   WARPFOLD_CUDA_CHECK(detail::launch_kernel<&empty_kernel>(device, dim3(1), dim3(1), nullptr, stream));
+}
+
+unsigned warpfold_code_arch() {
+  unsigned arch = 0;
+  WARPFOLD_CUDA_CHECK(detail::compiled_arch<&no_combine<detail::kernel_kind::narrow>>(arch));
+  return arch;
 }
 
 }  // namespace warpfold::bench

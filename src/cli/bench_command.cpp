@@ -27,7 +27,7 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
       ->capture_default_str();
   sub->add_option("--types", o.types, "element types (comma-separated)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"int32", "float", "double"}))
+      ->check(CLI::IsMember({"int8", "half", "int32", "float", "double"}))
       ->capture_default_str();
   sub->add_option("--ops", o.ops, "operators (comma-separated)")
       ->delimiter(',')
@@ -74,7 +74,9 @@ bench::BenchOptions resolved_bench_options(const BenchCommandOptions& o) {
   bench::parse_pow2_axis(o.pow2, b);
   b.types.clear();
   for (const auto& t : o.types) {
-    b.types.push_back(t == "int32"   ? bench::ElementType::int32
+    b.types.push_back(t == "int8"    ? bench::ElementType::int8
+                      : t == "half"  ? bench::ElementType::float16
+                      : t == "int32" ? bench::ElementType::int32
                       : t == "float" ? bench::ElementType::float32
                                      : bench::ElementType::float64);
   }

@@ -7,7 +7,7 @@ namespace warpfold::cli {
 struct BenchCommandOptions {
   bench::BenchOptions bench;
   std::string pow2 = "10:30";
-  std::vector<std::string> types{"int32", "float", "double"};
+  std::vector<std::string> types{"int8", "half", "int32", "float", "double"};
   std::vector<std::string> ops{"sum", "max"};
   bool no_cpu = false;
   uint64_t seed = 0;

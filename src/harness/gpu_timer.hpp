@@ -73,10 +73,12 @@ TimingStats time_on_stream(cudaStream_t stream, int warmup, int reps, Prepare&& 
 // (round_order), so that no run always follows the same neighbour. With streak = 1 that is one
 // repetition of each per round. With a longer streak every turn begins with one untimed
 // repetition, which takes whatever the run before left in L2 (what a caller repeating one reduce
-// would not see). `runs` are callables; returns one TimingStats per run, in the order of `runs`.
+// would not see). `runs` are callables; returns one TimingStats per run, in the order of `runs`,
+// and where `samples` is given, each run's samples in the order taken (sample i of every run
+// from the same round or turn, for per_round_ratio).
 template <class Prepare, class Runs>
 std::vector<TimingStats> time_in_turns(cudaStream_t stream, int warmup, int reps, int streak, Prepare&& prepare,
-                                       Runs& runs) {
+                                       Runs& runs, std::vector<std::vector<double>>* samples_out = nullptr) {
   for (int i = 0; i < warmup; ++i) {
     for (auto& run : runs) {
       prepare();
@@ -99,7 +101,8 @@ std::vector<TimingStats> time_in_turns(cudaStream_t stream, int warmup, int reps
   }
   WARPFOLD_CUDA_CHECK(cudaGetLastError());
   std::vector<TimingStats> stats;
-  for (auto& s : samples) stats.push_back(summarize(std::move(s)));
+  for (auto& s : samples) stats.push_back(summarize(s));
+  if (samples_out) *samples_out = std::move(samples);
   return stats;
 }
 

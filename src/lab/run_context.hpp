@@ -28,8 +28,16 @@ class RunContext {
   const harness::DeviceSummary& device() const { return *device_; }
   cudaStream_t stream() const { return stream_; }
 
-  // Measured on first use and recorded in the report's preamble and meta.
+  // The DRAM read peak: the streaming probe's figure, measured on first use and recorded in the
+  // report's preamble and meta (peak_probe_gbps), raised by raise_read_peak where a measured
+  // reduce of at least 8× the L2 read faster (peak_read_gbps, peak_source).
   double read_bandwidth_gbps();
+  // Where `gbps`, a reduce's rate over an input of at least 8× the L2 (`what` names it), beats the
+  // peak so far, it becomes the peak.
+  void raise_read_peak(double gbps, const std::string& what);
+  // The L2's read figure, for inputs that stay in it: measured on first use, recorded likewise
+  // (peak_l2_read_gbps).
+  double l2_read_bandwidth_gbps();
 
   // Throws std::invalid_argument naming `what` when the device lacks `bytes` of free memory.
   void require_device_memory(size_t bytes, const std::string& what) const;
@@ -40,6 +48,7 @@ class RunContext {
   std::optional<harness::DeviceSummary> device_;
   cudaStream_t stream_ = nullptr;
   std::optional<double> peak_gbps_;
+  std::optional<double> l2_peak_gbps_;
 };
 
 // The line printed when a command runs without a CUDA device.

@@ -57,6 +57,8 @@ ShardReference reference_of_shard(ElementType type, uint64_t count, uint64_t see
     case ElementType::int32: return reference_on_all_cores<int32_t>(count, seed, rank);
     case ElementType::float32: return reference_on_all_cores<float>(count, seed, rank);
     case ElementType::float64: return reference_on_all_cores<double>(count, seed, rank);
+    case ElementType::int8:
+    case ElementType::float16: break;  // not offered by `warpfold multigpu`
   }
   return {};
 }

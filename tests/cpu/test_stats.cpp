@@ -40,3 +40,34 @@ TEST(DriverRelease, ReadFromTheKernelModuleVersionText) {
   EXPECT_EQ(parse_driver_release(""), "");
   EXPECT_EQ(parse_driver_release("GCC version: gcc 13.3.0"), "");
 }
+
+// Per-round ratios: the median of a_i / b_i, and a bootstrap interval around it that holds it.
+TEST(PerRoundRatio, MedianOfRoundRatiosWithAnIntervalAroundIt) {
+  std::vector<double> a, b;
+  for (int i = 0; i < 101; ++i) {
+    b.push_back(10.0 + (i % 7));            // drifting machine state, shared by both runs
+    a.push_back(b.back() * (1.0 + 0.001 * (i % 11 - 5)));  // a = b within ±0.5%
+  }
+  const RatioInterval r = per_round_ratio(a, b);
+  EXPECT_NEAR(r.median, 1.0, 1e-12);
+  EXPECT_LE(r.low, r.median);
+  EXPECT_GE(r.high, r.median);
+  EXPECT_GE(r.low, 0.995);
+  EXPECT_LE(r.high, 1.005);
+  EXPECT_TRUE(r.holds_one());
+  EXPECT_TRUE(r.at_least_one(false));
+  // The same samples give the same interval (a fixed seed).
+  const RatioInterval again = per_round_ratio(a, b);
+  EXPECT_EQ(again.low, r.low);
+  EXPECT_EQ(again.high, r.high);
+}
+
+TEST(PerRoundRatio, TheStandardForAtLeastOne) {
+  const RatioInterval slower{0.995, 0.992, 0.998};
+  EXPECT_FALSE(slower.at_least_one(false));
+  EXPECT_TRUE(slower.at_least_one(true));  // both at the memory limit, low end ≥ 0.99
+  EXPECT_FALSE(slower.holds_one());
+  EXPECT_FALSE((RatioInterval{0.98, 0.97, 0.985}).at_least_one(true));
+  EXPECT_THROW(per_round_ratio({1.0}, {1.0, 2.0}), std::invalid_argument);
+  EXPECT_THROW(per_round_ratio({}, {}), std::invalid_argument);
+}
