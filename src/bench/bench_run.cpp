@@ -143,8 +143,8 @@ std::string check(Library lib, ElementType type, ReduceOp op, uint64_t n, const 
     if (got == ref.value) return "ok";
     return "WRONG expected " + json(ref.value).dump() + " got " + json(got).dump();
   }
-  // warpfold any_order is held to the any-order bound, like CUB and Thrust.
-  const double terms = lib == Library::warpfold ? double(n / 256 + 25) : double(n - 1);
+  const bool is_warpfold = lib == Library::warpfold || lib == Library::warpfold_again;
+  const double terms = is_warpfold ? double(n / 256 + 25) : double(n - 1);
   const double bound = terms * unit_roundoff(type) * ref.abs_sum;
   const double err = std::fabs(got - ref.value);
   if (err <= bound) return "ok";
@@ -290,28 +290,34 @@ BenchOutcome run_bench(const BenchOptions& o) {
         ref.word_xor = word_xor(host, n * element_bytes(type));
         const double bytes = double(n) * element_bytes(type);
         // thrust::reduce synchronises on every call, so it is timed on its own, after the others.
-        // warpfold::any_order may matter only for float and double sums: its rows appear there alone.
-        const bool any_order_differs = op == ReduceOp::sum && type != ElementType::int32;
-        std::vector<Library> libs{Library::cub, Library::warpfold, Library::thrust, Library::no_combine};
-        if (any_order_differs) libs.push_back(Library::warpfold_any_order);
+        const std::vector<Library> libs{Library::cub, Library::warpfold, Library::thrust, Library::no_combine,
+                                        Library::warpfold_again};
         std::map<Library, std::unique_ptr<ReduceRunner>> runners;
         std::map<Library, std::string> verdicts;
+        std::map<Library, double> results;
         for (Library lib : libs) {
           runners[lib] = make_runner(lib, type, op, d_in.get(), n, stream);
           runners[lib]->run();  // checked before it is timed
-          verdicts[lib] = check(lib, type, op, n, ref, runners[lib]->result());
-          if ((lib == Library::warpfold || lib == Library::warpfold_any_order || lib == Library::no_combine) &&
-              verdicts[lib] != "ok") {
-            out.check_failed = true;
-          }
+          results[lib] = runners[lib]->result();
+          verdicts[lib] = check(lib, type, op, n, ref, results[lib]);
+        }
+        // warpfold is reproducible: its second row must give the first row's result, bit for bit.
+        if (verdicts[Library::warpfold_again] == "ok" &&
+            std::memcmp(&results[Library::warpfold_again], &results[Library::warpfold], sizeof(double)) != 0) {
+          verdicts[Library::warpfold_again] = "WRONG differs from the warpfold row: " +
+                                              json(results[Library::warpfold_again]).dump() + " against " +
+                                              json(results[Library::warpfold]).dump();
+        }
+        for (Library lib : {Library::warpfold, Library::warpfold_again, Library::no_combine}) {
+          if (verdicts[lib] != "ok") out.check_failed = true;
         }
         // The launch floors first, then the libraries; `timed` below follows this order.
         std::vector<std::function<void()>> group = empty_launches;
         group.insert(group.end(), {[&] { runners[Library::cub]->run(); },
                                    [&] { runners[Library::warpfold]->run(); },
-                                   [&] { runners[Library::no_combine]->run(); }});
-        if (any_order_differs) group.push_back([&] { runners[Library::warpfold_any_order]->run(); });
-        // CUB, warpfold, the no-combine read and the two empty kernels are timed interleaved, a
+                                   [&] { runners[Library::no_combine]->run(); },
+                                   [&] { runners[Library::warpfold_again]->run(); }});
+        // CUB, warpfold (twice), the no-combine read and the two empty kernels are timed interleaved, a
         // repetition of each per round, so that their ratios and the floor come from the same
         // moments of the machine;
         // each round in an order of its own, since a run's time depends on the run before it
@@ -328,9 +334,10 @@ BenchOutcome run_bench(const BenchOptions& o) {
         const std::vector<harness::TimingStats> timed =
             harness::time_in_turns(stream, o.warmup, o.reps, interleave ? 1 : kSeriesTurn, prepare, group);
         if (timed.size() != group.size()) throw std::logic_error("bench: one timing per run expected");
-        std::map<Library, harness::TimingStats> stats{
-            {Library::cub, timed.at(2)}, {Library::warpfold, timed.at(3)}, {Library::no_combine, timed.at(4)}};
-        if (any_order_differs) stats[Library::warpfold_any_order] = timed.at(5);
+        std::map<Library, harness::TimingStats> stats{{Library::cub, timed.at(2)},
+                                                      {Library::warpfold, timed.at(3)},
+                                                      {Library::no_combine, timed.at(4)},
+                                                      {Library::warpfold_again, timed.at(5)}};
         stats[Library::thrust] =
             harness::time_on_stream(stream, o.warmup, o.reps, prepare, [&] { runners[Library::thrust]->run(); });
         const double floor_ms = timed.at(0).median_ms;
@@ -359,9 +366,9 @@ BenchOutcome run_bench(const BenchOptions& o) {
   t.notes.push_back("vs CUB: CUB's median time / the row's median time (above 1: faster than CUB)");
   t.notes.push_back("x floor: the row's median time / the launch floor timed with it (an empty kernel launched with <<<>>>, interleaved with CUB and warpfold)");
   t.notes.push_back("x drv floor: the same against the empty kernel launched as warpfold launches its own (the driver's cuLaunchKernel with a cached handle), timed in the same rounds: the floor for a caller launching that way");
-  t.notes.push_back("cub, warpfold, no combine and the two empty kernels are timed interleaved, one repetition of each per round in an order that changes every round (each follows each other equally often), while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
+  t.notes.push_back("cub, warpfold, warpfold (again), no combine and the two empty kernels are timed interleaved, one repetition of each per round in an order that changes every round (each follows each other equally often), while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
   t.notes.push_back("no combine: warpfold's grid, tiles and loads, launched the same way, each block reducing what it read (XOR of 32-bit words, checked) and storing it, with no grid-wide combine: what one launch that reads the input costs; its vs CUB is the most any reduce reading the data this way could reach in this run");
-  t.notes.push_back("warpfold any_order: warpfold::reduce(..., warpfold::any_order), which permits a combine in any order for float and double sums; it takes the same ordered combine today, so this row times the same kernel again: a gauge of the run's noise");
+  t.notes.push_back("warpfold (again): the same warpfold::reduce timed a second time in the same rounds, its result required bitwise equal to the warpfold row's: the difference between the two rows is a gauge of the run's noise");
   if (!floors_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(floors_ms.begin(), floors_ms.end());
     const auto [dlo, dhi] = std::minmax_element(driver_floors_ms.begin(), driver_floors_ms.end());
@@ -396,7 +403,7 @@ std::string to_string(Library lib) {
     case Library::warpfold: return "warpfold";
     case Library::cub: return "cub";
     case Library::thrust: return "thrust";
-    case Library::warpfold_any_order: return "warpfold any_order";
+    case Library::warpfold_again: return "warpfold (again)";
     case Library::no_combine: return "no combine";
   }
   return "?";

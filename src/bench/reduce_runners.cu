@@ -14,7 +14,6 @@
 
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 namespace warpfold::bench {
@@ -58,7 +57,7 @@ class runner_base : public ReduceRunner {
   size_t temp_bytes_ = 0;
 };
 
-template <class T, ReduceOp Op, bool AnyOrder>
+template <class T, ReduceOp Op>
 class warpfold_runner final : public runner_base<T> {
  public:
   warpfold_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T>(in, n, s) {
@@ -69,14 +68,8 @@ class warpfold_runner final : public runner_base<T> {
 
  private:
   cudaError_t call(void* temp) {
-    if constexpr (AnyOrder) {
-      return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
-                              typename ops<Op>::warpfold_op{}, ops<Op>::template init<T>(), this->stream_,
-                              warpfold::any_order);
-    } else {
-      return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
-                              typename ops<Op>::warpfold_op{}, ops<Op>::template init<T>(), this->stream_);
-    }
+    return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
+                            typename ops<Op>::warpfold_op{}, ops<Op>::template init<T>(), this->stream_);
   }
 };
 
@@ -195,13 +188,8 @@ class thrust_runner final : public ReduceRunner {
 template <class T, ReduceOp Op>
 std::unique_ptr<ReduceRunner> make_typed(Library lib, const void* in, uint64_t n, cudaStream_t s) {
   switch (lib) {
-    case Library::warpfold: return std::make_unique<warpfold_runner<T, Op, false>>(in, n, s);
-    case Library::warpfold_any_order:
-      if constexpr (Op == ReduceOp::sum && std::is_floating_point_v<T>) {
-        return std::make_unique<warpfold_runner<T, Op, true>>(in, n, s);
-      } else {
-        return std::make_unique<warpfold_runner<T, Op, false>>(in, n, s);  // the same kernel: nothing to choose
-      }
+    case Library::warpfold:
+    case Library::warpfold_again: return std::make_unique<warpfold_runner<T, Op>>(in, n, s);
     case Library::cub: return std::make_unique<cub_runner<T, Op>>(in, n, s);
     case Library::thrust: return std::make_unique<thrust_runner<T, Op>>(in, n, s);
     case Library::no_combine: return std::make_unique<no_combine_runner<T>>(in, n, s);

@@ -12,11 +12,11 @@ namespace warpfold::bench {
 
 enum class ElementType { int32, float32, float64 };
 enum class ReduceOp { sum, max };
-// warpfold_any_order: warpfold::reduce with warpfold::any_order (run for float and double sums,
-// where it permits an any-order combine; today the same kernel as warpfold's).
+// warpfold_again: warpfold::reduce once more, timed in the same rounds as the warpfold row: the
+// difference between the two rows is the run's noise.
 // no_combine: warpfold's grid and loads, each block's own reduction, no grid-wide combine
 // (bench/no_combine.cuh); its result is the XOR of the input's 32-bit words, whatever the operator.
-enum class Library { warpfold, cub, thrust, warpfold_any_order, no_combine };
+enum class Library { warpfold, cub, thrust, warpfold_again, no_combine };
 
 std::string to_string(ElementType t);
 std::string to_string(ReduceOp op);
