@@ -1,21 +1,16 @@
-# Header-only dependencies. Debian ships CMake packages for them; some distributions ship only the
-# headers, so fall back to locating the header and wrapping it in an imported target.
-find_package(CLI11 CONFIG QUIET)
-if(NOT TARGET CLI11::CLI11)
-  find_path(WARPFOLD_CLI11_INCLUDE CLI/CLI.hpp)
-  if(NOT WARPFOLD_CLI11_INCLUDE)
-    message(FATAL_ERROR "CLI11 not found: install it (Debian: apt-get install libcli11-dev)")
+# Header-only dependencies of the lab and the CLI (the library has none). Debian ships CMake
+# packages for them; some distributions ship only the headers, so where the package is missing,
+# the header is located and wrapped in an imported target of the same name.
+#   warpfold_header_only_dependency(<package> <target> <header> <Debian package>)
+function(warpfold_header_only_dependency package target header debian_package)
+  find_package(${package} CONFIG QUIET)
+  if(TARGET ${target})
+    return()
   endif()
-  add_library(CLI11::CLI11 INTERFACE IMPORTED)
-  target_include_directories(CLI11::CLI11 INTERFACE ${WARPFOLD_CLI11_INCLUDE})
-endif()
-
-find_package(nlohmann_json CONFIG QUIET)
-if(NOT TARGET nlohmann_json::nlohmann_json)
-  find_path(WARPFOLD_JSON_INCLUDE nlohmann/json.hpp)
-  if(NOT WARPFOLD_JSON_INCLUDE)
-    message(FATAL_ERROR "nlohmann-json not found: install it (Debian: apt-get install nlohmann-json3-dev)")
+  find_path(WARPFOLD_${package}_INCLUDE ${header})
+  if(NOT WARPFOLD_${package}_INCLUDE)
+    message(FATAL_ERROR "${package} not found (${header}): install it (Debian: apt-get install ${debian_package})")
   endif()
-  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
-  target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${WARPFOLD_JSON_INCLUDE})
-endif()
+  add_library(${target} INTERFACE IMPORTED GLOBAL)
+  target_include_directories(${target} INTERFACE ${WARPFOLD_${package}_INCLUDE})
+endfunction()

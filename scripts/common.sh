@@ -88,10 +88,41 @@ install_deps() {
   fi
 }
 
-configure_and_build() {
-  local jobs
-  jobs="$(nproc 2>/dev/null || echo 2)"
-  cmake -S "$WARPFOLD_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null ||
+# Whether nvidia-smi sees a GPU on this machine.
+gpu_visible() {
+  nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+}
+
+# Configures $BUILD_DIR with the given CMake arguments, CMake's output shown as it comes. Without
+# an architecture named (-DCMAKE_CUDA_ARCHITECTURES or CUDAARCHS), it builds for one: the GPU at
+# hand (native) where one is visible, else sm_90 (a compile check on a machine without a GPU);
+# CMake's own default, every architecture from Turing to Hopper, is for builds of the library
+# that others run.
+configure() {
+  local arch=()
+  if [ -z "${CUDAARCHS:-}" ] && [[ " $* " != *" -DCMAKE_CUDA_ARCHITECTURES="* ]]; then
+    if gpu_visible; then
+      arch=(-DCMAKE_CUDA_ARCHITECTURES=native)
+      log "building for the GPU of this machine (native); pass -DCMAKE_CUDA_ARCHITECTURES=... for others"
+    else
+      arch=(-DCMAKE_CUDA_ARCHITECTURES=90)
+      log "no GPU visible: building for sm_90 (pass -DCMAKE_CUDA_ARCHITECTURES=... for others)"
+    fi
+  fi
+  log "configuring $BUILD_DIR"
+  cmake -S "$WARPFOLD_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${arch[@]}" "$@" ||
     die "cmake configure failed (see the messages above)"
-  cmake --build "$BUILD_DIR" -j "$jobs" || die "build failed"
+}
+
+# Builds the given targets (every target without any).
+build() {
+  local jobs targets=()
+  jobs="$(nproc 2>/dev/null || echo 2)"
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$BUILD_DIR" -j "$jobs" "${targets[@]}" || die "build failed"
+}
+
+configure_and_build() {
+  configure "$@"
+  build
 }

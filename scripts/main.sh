@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds warpfold and runs the main job: the whole chapter measured on this machine,
+# Builds the warpfold command and runs the main job: the whole chapter measured on this machine,
 # `warpfold report`, into results/report/ (report.md, report.html, results.json, figures/).
-# Without a CUDA device it says so and writes the CPU sections.
+# Only the command is built (scripts/test.sh builds and runs everything else). Without a CUDA
+# device it says so and writes the CPU sections.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 find_cuda
 install_deps
-configure_and_build "$@"
+configure "$@"
+build warpfold_cli
 out="$WARPFOLD_ROOT/results/report"
 rc=0
 "$BUILD_DIR/src/warpfold" report --out "$out" || rc=$?

@@ -10,9 +10,11 @@
 //
 // One process per GPU (mpirun; communicators::init_rank), with the rank's device current:
 //   size_t bytes = 0;
-//   distributed::allreduce(nullptr, bytes, d_shard, n_local, d_result, plus{}, 0.0, comm, stream);  // query
+//   distributed::allreduce(nullptr, bytes, d_shard, d_result, n_local, plus{}, 0.0, comm, stream);  // query
 //   cudaMalloc(&d_temp, bytes);
-//   distributed::allreduce(d_temp, bytes, d_shard, n_local, d_result, plus{}, 0.0, comm, stream);
+//   distributed::allreduce(d_temp, bytes, d_shard, d_result, n_local, plus{}, 0.0, comm, stream);
+// (warpfold::reduce's argument order, CUB's: input, output, count, operator, init; then the
+// communicator and the stream.)
 //
 // One process driving every local GPU (communicators::init_all): one local_shard per GPU, then
 //   distributed::allreduce_local(shards, plus{}, 0.0);
@@ -83,7 +85,7 @@ class current_device_guard {
 // Phase 1, on the rank's device: *d_partial = this shard's reduction (rank 0 folds in init, the
 // others start from the identity). Same temp-storage protocol and errors as warpfold::reduce.
 template <class T, class Acc, class Op>
-cudaError_t reduce_shard(void* d_temp, size_t& temp_bytes, const T* d_shard, uint64_t count, Acc* d_partial, Op op,
+cudaError_t reduce_shard(void* d_temp, size_t& temp_bytes, const T* d_shard, Acc* d_partial, uint64_t count, Op op,
                          Acc init, int rank, cudaStream_t stream = 0) {
   detail::require_nccl_combination<Acc, Op>();
   return warpfold::reduce(d_temp, temp_bytes, d_shard, d_partial, count, op, rank == 0 ? init : identity_of<Acc, Op>(),
@@ -126,7 +128,7 @@ void reduce_then_combine(void* d_temp, size_t& temp_bytes, const T* d_shard, uin
                                                 std::to_string(offset + sizeof(Acc)));
   }
   Acc* partial = reinterpret_cast<Acc*>(static_cast<char*>(d_temp) + offset);
-  WARPFOLD_CUDA_CHECK(reduce_shard(d_temp, reduce_bytes, d_shard, count, partial, op, init, comm_rank(comm), stream));
+  WARPFOLD_CUDA_CHECK(reduce_shard(d_temp, reduce_bytes, d_shard, partial, count, op, init, comm_rank(comm), stream));
   WARPFOLD_NCCL_CHECK(combine(static_cast<const Acc*>(partial)));
 }
 }  // namespace detail
@@ -135,7 +137,7 @@ void reduce_then_combine(void* d_temp, size_t& temp_bytes, const T* d_shard, uin
 // with the rank's device current; d_temp == nullptr only sets temp_bytes. Throws cuda_error or
 // nccl_error.
 template <class T, class Acc, class Op>
-void allreduce(void* d_temp, size_t& temp_bytes, const T* d_shard, uint64_t count, Acc* d_result, Op op, Acc init,
+void allreduce(void* d_temp, size_t& temp_bytes, const T* d_shard, Acc* d_result, uint64_t count, Op op, Acc init,
                ncclComm_t comm, cudaStream_t stream = 0) {
   detail::reduce_then_combine(d_temp, temp_bytes, d_shard, count, op, init, comm, stream,
                               [&](const Acc* partial) { return combine_allreduce(partial, d_result, op, comm, stream); });
@@ -143,8 +145,8 @@ void allreduce(void* d_temp, size_t& temp_bytes, const T* d_shard, uint64_t coun
 
 // The same, with the result on `root` only.
 template <class T, class Acc, class Op>
-void reduce_to_root(void* d_temp, size_t& temp_bytes, const T* d_shard, uint64_t count, Acc* d_result, Op op, Acc init,
-                    int root, ncclComm_t comm, cudaStream_t stream = 0) {
+void reduce_to_root(void* d_temp, size_t& temp_bytes, const T* d_shard, Acc* d_result, uint64_t count, Op op,
+                    Acc init, int root, ncclComm_t comm, cudaStream_t stream = 0) {
   detail::reduce_then_combine(d_temp, temp_bytes, d_shard, count, op, init, comm, stream, [&](const Acc* partial) {
     return combine_reduce(partial, d_result, op, root, comm, stream);
   });
@@ -191,7 +193,7 @@ void reduce_then_combine_local(const std::vector<local_shard<T, Acc>>& shards, O
                                                   std::to_string(s.device) + " is missing or smaller than temp_bytes_for()");
     }
     Acc* partial = reinterpret_cast<Acc*>(static_cast<char*>(s.temp) + offset);
-    WARPFOLD_CUDA_CHECK(reduce_shard(s.temp, reduce_bytes, s.data, s.count, partial, op, init, comm_rank(s.comm), s.stream));
+    WARPFOLD_CUDA_CHECK(reduce_shard(s.temp, reduce_bytes, s.data, partial, s.count, op, init, comm_rank(s.comm), s.stream));
     partials.push_back(partial);
   }
   WARPFOLD_NCCL_CHECK(ncclGroupStart());

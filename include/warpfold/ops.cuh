@@ -152,15 +152,28 @@ struct compensated_plus {
   }
 };
 
-// Transforms fused into the load of a transform-reduce.
+// Transforms fused into the load of a transform-reduce. A transform of the caller's receives the
+// input element (as in CUB). square and absolute carry the marker computes_in_accumulator:
+// transform_reduce converts the element to the accumulator type first and applies them there,
+// so squares of int32 data summed into int64 cannot overflow, and squares of floats summed
+// into double are exact. (identity needs no marker: the element is converted either way.)
 struct identity {
   template <class T>
   __host__ __device__ __forceinline__ T operator()(const T& x) const { return x; }
 };
 
 struct square {
+  using computes_in_accumulator = void;
   template <class T>
   __host__ __device__ __forceinline__ T operator()(const T& x) const { return x * x; }
+};
+
+// |x|, with |-0| = +0 and NaN kept; for a signed integer, its minimum has no magnitude in its
+// own type (as for std::abs), which a wider accumulator avoids.
+struct absolute {
+  using computes_in_accumulator = void;
+  template <class T>
+  __host__ __device__ __forceinline__ T operator()(const T& x) const { return x > T(0) ? x : T(T(0) - x); }
 };
 
 }  // namespace warpfold

@@ -6,23 +6,28 @@
 //   cudaMalloc(&d_temp, bytes);
 //   warpfold::reduce(d_temp, bytes, d_in, d_out, n, warpfold::plus{}, int64_t{0}, stream);
 //
+// Every entry point takes its arguments in CUB's order: temp storage, input, output, number of
+// items, then the operator (and transform), the initial value and the stream.
+//
 // * The accumulator type is the type of `init` (as with std::reduce): int8 data summed with an
 //   int64_t init accumulates in 64 bits; *d_out has that type. Elements are converted to it as
-//   they are loaded.
+//   they are loaded. It must be trivially copyable and at most 64 bytes (kMaxAccumulatorBytes):
+//   partials travel between blocks as raw bytes in temp storage; a static_assert says so.
 // * The operator must be associative and commutative (elements are combined in an interleaved
 //   order) and callable on the device as `Acc op(Acc, Acc)`. No identity element is needed.
 // * n is 64-bit; n = 0 writes init. d_in needs only the alignment of its type (any offset into
 //   an array works: a scalar head and tail surround 16-byte vector loads; types whose alignment
 //   is below their size, such as a struct of two floats, are read one element at a time).
-// * Asynchronous on `stream`, one kernel launch, no host synchronisation. Temp storage needs no
-//   initialisation (cudaMalloc's 256-byte alignment is more than its 8) and may be reused by the
-//   next call on the same stream; as with CUB, two reduces running at once need two.
+// * Temp storage: its size depends on the input, accumulator and operator types and on the
+//   device, never on n, so one query serves every size on a device. It needs no initialisation
+//   (cudaMalloc's 256-byte alignment is more than its 8) and may be reused by the next call on
+//   the same stream; as with CUB, two reduces running at once need two.
+// * Asynchronous on `stream`, one kernel launch, no host synchronisation.
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
 //   floating-point results are bitwise identical run to run. Each block stores its partial in
 //   temp storage as words tagged for this reduce (from an epoch the temp storage carries from
 //   one reduce to the next), and the grid's last block polls and folds them
-//   (detail/reduce_kernel.cuh). warpfold::any_order is accepted, and changes
-//   nothing today (see below).
+//   (detail/reduce_kernel.cuh).
 // * Concurrency: reduces share no state: any number may run at once, on any streams, inside CUDA
 //   graphs or not, each with its own temp storage. The stream must belong to the current device.
 // * The launch: through the driver's cuLaunchKernel with a function handle cached per device
@@ -30,6 +35,8 @@
 //   handle does not apply (detail/kernel_launch.cuh). Compiled with --default-stream per-thread,
 //   stream 0 is the per-thread stream, as for the runtime (compile every file of a program that
 //   calls warpfold with the same setting).
+// * Devices: compute capability 7.5 (Turing) and newer; Hopper's bulk copies are compiled for
+//   9.0 and up only, and other devices take the same kernels without them.
 //
 // Errors are returned as cudaError_t: cudaErrorInvalidValue for a null pointer (d_in with n > 0,
 // d_out) or too little temp storage, cudaErrorMisalignedAddress for d_in or d_out not aligned to
@@ -38,41 +45,55 @@
 // device, so it is checked after the device query (whose own error, such as no device, comes
 // first). reduce_value() throws warpfold::cuda_error instead.
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750
+#error "warpfold needs compute capability 7.5 (Turing) or newer: remove the older architectures from CMAKE_CUDA_ARCHITECTURES (or nvcc -arch)"
+#endif
+
 #include <warpfold/detail/reduce_dispatch.cuh>
 #include <warpfold/error.hpp>
 #include <warpfold/ops.cuh>
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace warpfold {
+
+// The largest accumulator: each block's partial travels through temp storage as one tagged
+// 64-bit word per 4 bytes (detail/reduce_kernel.cuh), 16 words at this size, which the tests cover.
+inline constexpr size_t kMaxAccumulatorBytes = 64;
+
+namespace detail {
+// Instantiated by every entry point: a clear message for an accumulator the combine cannot carry.
+template <class Acc>
+struct accepts_accumulator {
+  static_assert(std::is_trivially_copyable_v<Acc>,
+                "warpfold: the accumulator type (the type of init) must be trivially copyable: partials travel "
+                "between blocks as raw bytes");
+  static_assert(sizeof(Acc) <= kMaxAccumulatorBytes,
+                "warpfold: the accumulator type (the type of init) may be at most 64 bytes "
+                "(warpfold::kMaxAccumulatorBytes)");
+  static constexpr bool value = true;
+};
+}  // namespace detail
 
 // Reduces d_in[0, n) with `op`, starting from `init`, into *d_out.
 template <class T, class Acc, class Op>
 cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op, Acc init,
                    cudaStream_t stream = 0) {
+  static_assert(detail::accepts_accumulator<Acc>::value);
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::convert<identity>{}, stream);
 }
 
-// The opt-in permission for a combine in any order, selected by passing warpfold::any_order last
-// (float and double sums may then differ in their last bits run to run). An earlier combine
-// used it to add float and double partials with atomics; the ordered combine measured as fast
-// (bench/NOTES.md), so every reduce takes the ordered one today and results stay reproducible.
-struct any_order_t {
-  explicit constexpr any_order_t() = default;
-};
-inline constexpr any_order_t any_order{};
-
-template <class T, class Acc, class Op>
-cudaError_t reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op, Acc init,
-                   cudaStream_t stream, any_order_t) {
-  return reduce(d_temp, temp_bytes, d_in, d_out, n, op, init, stream);
-}
-
 // Reduces transform(d_in[i]) (converted to Acc) with `op`: the transform is fused into the load,
-// so sum of squares costs one pass over the data.
+// so sum of squares costs one pass over the data. A transform of the caller's receives the
+// element itself, as in CUB; the built-in ones (warpfold::square, warpfold::absolute: ops.cuh)
+// receive it converted to Acc and compute there, so the squares of int32 data summed into int64
+// cannot overflow.
 template <class T, class Acc, class Op, class Transform>
-cudaError_t transform_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Acc init,
-                             Op op, Transform transform, cudaStream_t stream = 0) {
+cudaError_t transform_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Op op,
+                             Transform transform, Acc init, cudaStream_t stream = 0) {
+  static_assert(detail::accepts_accumulator<Acc>::value);
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, init, op, detail::convert<Transform>{transform},
                                  stream);
 }
@@ -82,6 +103,7 @@ cudaError_t transform_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Ac
 template <class T>
 cudaError_t argmin(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>* d_out, uint64_t n,
                     cudaStream_t stream = 0) {
+  static_assert(detail::accepts_accumulator<key_value<T>>::value);
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, key_value<T>{T{}, 0}, arg_min{},
                                  detail::with_index{}, stream);
 }
@@ -90,6 +112,7 @@ cudaError_t argmin(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>
 template <class T>
 cudaError_t argmax(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>* d_out, uint64_t n,
                     cudaStream_t stream = 0) {
+  static_assert(detail::accepts_accumulator<key_value<T>>::value);
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, key_value<T>{T{}, 0}, arg_max{},
                                  detail::with_index{}, stream);
 }
@@ -99,6 +122,8 @@ cudaError_t argmax(void* d_temp, size_t& temp_bytes, const T* d_in, key_value<T>
 template <class T, class Acc>
 cudaError_t compensated_sum(void* d_temp, size_t& temp_bytes, const T* d_in, Acc* d_out, uint64_t n, Acc init,
                             cudaStream_t stream = 0) {
+  static_assert(std::is_floating_point_v<Acc>, "warpfold::compensated_sum: the accumulator (init) is float or double");
+  static_assert(detail::accepts_accumulator<compensated<Acc>>::value);
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, compensated<Acc>{init, Acc(0)},
                                  compensated_plus{}, detail::compensate{}, stream);
 }

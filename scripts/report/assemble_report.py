@@ -212,7 +212,8 @@ def assemble(doc, out, plots):
     m = doc.get("meta", {})
     lines = ["# warpfold: chapter 3 measured on this machine", ""]
     device = m.get("device") or f"no CUDA device ({m.get('no_device_reason', 'unknown reason')})"
-    lines += [f"Device: {device}. Date: {m.get('date')}. Commit: {m.get('commit')}.", ""]
+    lines += [f"Device: {device}. Date: {m.get('date')}. warpfold {m.get('warpfold', '(version unknown)')}, "
+              f"commit {m.get('commit')}.", ""]
     if not m.get("device"):
         lines += ["**The GPU sections need a CUDA device**: this report holds the CPU parts only.", ""]
     lines += ["| lesson | status | seconds |", "|---|---|---|"]

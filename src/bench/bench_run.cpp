@@ -389,10 +389,21 @@ BenchOutcome run_bench(const BenchOptions& o) {
         if (timed_again) libs.push_back(Library::warpfold_again);
         std::map<Library, std::unique_ptr<ReduceRunner>> runners;
         std::map<Library, std::string> verdicts;
+        std::map<Library, double> results;
         for (Library lib : libs) {
           runners[lib] = make_runner(lib, type, op, d_in.get(), n, stream);
           runners[lib]->run();  // checked before it is timed
-          verdicts[lib] = check(lib, type, op, n, ref, runners[lib]->result());
+          results[lib] = runners[lib]->result();
+          verdicts[lib] = check(lib, type, op, n, ref, results[lib]);
+        }
+        // The second warpfold row is the same reduce: bitwise the first's result, or one is wrong.
+        if (timed_again && verdicts[Library::warpfold_again] == "ok" &&
+            std::memcmp(&results[Library::warpfold_again], &results[Library::warpfold], sizeof(double)) != 0) {
+          verdicts[Library::warpfold_again] = "WRONG differs from the warpfold row: " +
+                                              json(results[Library::warpfold_again]).dump() + " against " +
+                                              json(results[Library::warpfold]).dump();
+        }
+        for (Library lib : libs) {
           if (lib != Library::cub && lib != Library::thrust && verdicts[lib] != "ok") out.check_failed = true;
         }
         // The launch floors first, then the libraries; `timed` below follows this order.
@@ -466,7 +477,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
   t.notes.push_back("x drv floor: the same against the empty kernel launched as warpfold launches its own (the driver's cuLaunchKernel with a cached handle), timed in the same rounds: the floor for a caller launching that way");
   t.notes.push_back("cub, warpfold, no combine and the two empty kernels are timed interleaved, one repetition of each per round in an order that changes every round (each follows each other equally often), while the input fits in half the L2 (or with --cold); larger inputs take turns of 10 repetitions, each turn after an untimed repetition, since there each run's L2 hits depend on the run before");
   t.notes.push_back("no combine: warpfold's grid, tiles and loads, launched the same way, each block reducing what it read (XOR of 32-bit words, checked) and storing it, with no grid-wide combine: what one launch that reads the input costs; its vs CUB is the most any reduce reading the data this way could reach in this run");
-  t.notes.push_back("warpfold (again): warpfold::reduce timed a second time in the same rounds (float and double sums): its distance from the first row is the run's noise");
+  t.notes.push_back("warpfold (again): the same warpfold::reduce timed a second time in the same rounds (float and double sums), its result required bitwise equal to the warpfold row's: its distance from the first row is the run's noise");
   if (!floors_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(floors_ms.begin(), floors_ms.end());
     const auto [dlo, dhi] = std::minmax_element(driver_floors_ms.begin(), driver_floors_ms.end());

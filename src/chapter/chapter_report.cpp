@@ -9,6 +9,8 @@
 #include "lab/nested/nested_run.hpp"
 #include "report/table.hpp"
 
+#include <warpfold/version.hpp>
+
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -105,7 +107,7 @@ std::vector<Lesson> chapter_lessons(const ChapterOptions& o) {
 
 json run_lessons(const std::vector<Lesson>& lessons, const std::function<void(const std::string&)>& progress) {
   json doc;
-  doc["meta"] = {{"date", utc_now()}, {"commit", WARPFOLD_GIT_COMMIT}, {"warpfold", "0.1.0"}};
+  doc["meta"] = {{"date", utc_now()}, {"commit", WARPFOLD_GIT_COMMIT}, {"warpfold", WARPFOLD_VERSION_STRING}};
   if (auto reason = harness::cuda_unavailable_reason()) {
     doc["meta"]["device"] = nullptr;
     doc["meta"]["no_device_reason"] = *reason;

@@ -15,6 +15,7 @@
 #include "cli/profile_command.hpp"
 
 #include <warpfold/error.hpp>
+#include <warpfold/version.hpp>
 
 #include <cstdio>
 #include <iostream>
@@ -26,7 +27,7 @@ using namespace warpfold::cli;
 int main(int argc, char** argv) {
   CLI::App app{"warpfold: parallel reduction on the GPU, run, checked, timed and explained"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "warpfold 0.1.0");
+  app.set_version_flag("--version", "warpfold " WARPFOLD_VERSION_STRING);
 
   LadderCommandOptions ladder;
   BenchCommandOptions bench;

@@ -14,11 +14,6 @@ using detail::check_arg_index;
 using detail::run_call;
 using detail::upload;
 
-// The transform of the sum-of-squares cases: the square, computed in 64 bits.
-struct wide_square {
-  __device__ int64_t operator()(int32_t x) const { return int64_t(x) * x; }
-};
-
 // Data for bitwise and/or. Full-width random values saturate within a few dozen elements (and
 // reaches 0, or all ones), after which a dropped element changes nothing. So every element is
 // random in the bits of a random mask K and fixed outside it (ones for and, zeros for or), and
@@ -130,7 +125,7 @@ FuzzOutcome run_typed(const FuzzCase& c, FuzzBuffers& b) {
         int64_t e = 0;
         for (T x : data) e = wrap_add<int64_t>(e, wrap_mul<int64_t>(x, x));
         return compare(e, run_call<int64_t>(b, [&](void* t, size_t& s, int64_t* o) {
-          return transform_reduce(t, s, d, o, n, int64_t(0), plus{}, wide_square{}, b.stream);
+          return transform_reduce(t, s, d, o, n, plus{}, square{}, int64_t(0), b.stream);
         }));
       }
       break;

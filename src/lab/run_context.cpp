@@ -3,6 +3,7 @@
 #include "harness/bandwidth_probe.hpp"
 
 #include <warpfold/error.hpp>
+#include <warpfold/version.hpp>
 
 #include <ctime>
 #include <stdexcept>
@@ -36,6 +37,7 @@ RunContext RunContext::open(report::Report& report) {
   RunContext ctx(report);
   report.meta["date"] = utc_now();
   report.meta["commit"] = WARPFOLD_GIT_COMMIT;
+  report.meta["warpfold"] = WARPFOLD_VERSION_STRING;
   if (auto reason = harness::cuda_unavailable_reason()) {
     report.meta["device"] = nullptr;
     report.meta["no_device_reason"] = *reason;

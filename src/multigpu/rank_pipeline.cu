@@ -60,7 +60,7 @@ class pipeline final : public RankPipeline {
  private:
   cudaError_t reduce(void* temp) {
     // init = the identity: the report's reference is the data alone.
-    return distributed::reduce_shard(temp, temp_bytes_, static_cast<const T*>(shard_.get()), count_, partial_.get(),
+    return distributed::reduce_shard(temp, temp_bytes_, static_cast<const T*>(shard_.get()), partial_.get(), count_,
                                      op_t{}, distributed::identity_of<Acc, op_t>(), rank_, stream_);
   }
 

@@ -2,6 +2,8 @@
 // built library stamps. Needs cmake on PATH (it built this test); the git cases need git.
 #include "lab/run_context.hpp"
 
+#include <warpfold/version.hpp>
+
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -123,4 +125,5 @@ TEST(CommitStampBuild, ResultsCarryTheCommitTheBuildRead) {
   warpfold::report::Report report;
   { const auto ctx = warpfold::lab::RunContext::open(report); }
   EXPECT_EQ(report.meta.value("commit", std::string()), stamped(header));
+  EXPECT_EQ(report.meta.value("warpfold", std::string()), WARPFOLD_VERSION_STRING);  // project(VERSION)
 }

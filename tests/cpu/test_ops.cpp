@@ -1,6 +1,7 @@
-// The operators' documented behaviour on the host (ops.cuh): min and max give NaN wherever a NaN
+// The operators' and transforms' documented behaviour on the host (ops.cuh, detail/reduce_forms.cuh): min and max give NaN wherever a NaN
 // sits, order infinities as numbers, and keep the left operand on ties; integers compare plainly.
 // (On the device float min/max are min.NaN/max.NaN; the GPU reduce tests check those results.)
+#include <warpfold/detail/reduce_forms.cuh>
 #include <warpfold/ops.cuh>
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 using namespace warpfold;
 
@@ -81,4 +83,46 @@ TEST(Ops, NaNFirstOrderingsMatchTheirDefinition) {
       EXPECT_EQ(arg_max{}(ka, kb).index, greater ? 5u : 2u);
     }
   }
+}
+
+TEST(Ops, AbsoluteGivesMagnitudes) {
+  EXPECT_EQ(absolute{}(-2.5), 2.5);
+  EXPECT_EQ(absolute{}(2.5f), 2.5f);
+  EXPECT_FALSE(std::signbit(absolute{}(-0.0)));
+  EXPECT_FALSE(std::signbit(absolute{}(0.0f)));
+  EXPECT_TRUE(std::isnan(absolute{}(std::numeric_limits<double>::quiet_NaN())));
+  EXPECT_EQ(absolute{}(-std::numeric_limits<float>::infinity()), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(absolute{}(int64_t(-7)), 7);
+  EXPECT_EQ(absolute{}(uint32_t(7)), 7u);
+}
+
+// Transforms: a transform of the caller's receives the input element (as in CUB); the built-ins
+// receive it converted to the accumulator type and compute there (reduce_forms.cuh).
+namespace {
+struct callers_transform {
+  template <class X>
+  int64_t operator()(X x) const {
+    static_assert(std::is_same_v<X, int32_t>, "a transform of the caller's receives the input element");
+    return x;
+  }
+};
+}  // namespace
+
+static_assert(detail::computes_in_accumulator<square> && detail::computes_in_accumulator<absolute>);
+static_assert(!detail::computes_in_accumulator<identity> && !detail::computes_in_accumulator<callers_transform>);
+static_assert(std::is_same_v<decltype(detail::transform_argument<int64_t, square>(int32_t{})), int64_t>);
+static_assert(std::is_same_v<decltype(detail::transform_argument<double, absolute>(1.0f)), double>);
+static_assert(std::is_same_v<decltype(detail::transform_argument<int64_t, callers_transform>(int32_t{})), const int32_t&>);
+
+TEST(Transforms, BuiltInsComputeInTheAccumulatorType) {
+  // 3·10^6 squared and |INT32_MIN| = 2^31 do not fit int32; in int64 they are exact.
+  EXPECT_EQ((detail::convert<square>{}.lift<int64_t>(int32_t(3000000), 0)), int64_t(9000000000000));
+  EXPECT_EQ((detail::convert<absolute>{}.lift<int64_t>(std::numeric_limits<int32_t>::min(), 0)), int64_t(1) << 31);
+  // The square of a float is exact in double: (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46, which float rounds.
+  EXPECT_EQ((detail::convert<square>{}.lift<double>(1.0f + 0x1p-23f, 0)), 1.0 + 0x1p-22 + 0x1p-46);
+}
+
+TEST(Transforms, CallersTransformsReceiveTheElement) {
+  EXPECT_EQ((detail::convert<callers_transform>{}.lift<int64_t>(int32_t(-7), 0)), -7);
+  EXPECT_EQ((detail::convert<identity>{}.lift<double>(0.1f, 0)), double(0.1f));  // converted after, not before
 }

@@ -264,11 +264,10 @@ void check_exact_reduce(const std::vector<uint64_t>& sizes, Acc init, Ref ref_op
 }
 
 // Worst-case bound of our fold order for a sum: each thread folds at most ceil(n / 256)
-// elements in sequence, then at most 8 + 5 + 11 tree levels (block, warp, partials) follow, and
-// `extra_terms` more in any order (the any-order combine's atomics); a sum of m terms in
-// sequence errs by at most (m - 1)·u·Σ|x| to first order, u the unit roundoff.
-inline double sum_bound(uint64_t n, double unit_roundoff, long double abs_sum, double extra_terms = 0) {
-  const double depth = double(n / 256 + 1) + 24 + extra_terms;
+// elements in sequence, then at most 8 + 5 + 11 tree levels (block, warp, partials) follow; a
+// sum of m terms in sequence errs by at most (m - 1)·u·Σ|x| to first order, u the unit roundoff.
+inline double sum_bound(uint64_t n, double unit_roundoff, long double abs_sum) {
+  const double depth = double(n / 256 + 1) + 24;
   return depth * unit_roundoff * double(abs_sum) + 1e-300;
 }
 
@@ -291,7 +290,7 @@ sum_reference reference_sum(const std::vector<T>& data, double init) {
 // double reference within `bound(n, abs_sum)`, at every size and every offset, on fresh random
 // data in [-1/2, 1] (a nonzero mean: the sum grows with n, so a lost tile stands out against
 // the bound, which grows with the sum of magnitudes), twice: the second result must be bitwise
-// the first (every reduce is reproducible, any_order included).
+// the first (every reduce is reproducible).
 template <class T, class Acc, class Bound, class Call>
 void check_sum_within_bound(const std::vector<uint64_t>& sizes, Bound bound, Call call) {
   for (uint64_t n : sizes) {

@@ -174,10 +174,10 @@ TEST(DistributedGpu, OneRankPerThreadAsUnderMpirun) {
         WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(shard.get(), values.data() + extent.begin, extent.count * sizeof(double),
                                             cudaMemcpyHostToDevice, stream.get()));
         size_t bytes = 0;
-        distributed::allreduce(nullptr, bytes, shard.get(), extent.count, out.get(), plus{}, 2.0, comm[0], stream.get());
+        distributed::allreduce(nullptr, bytes, shard.get(), out.get(), extent.count, plus{}, 2.0, comm[0], stream.get());
         harness::DeviceBuffer<char> temp(bytes);
-        distributed::allreduce(temp.get(), bytes, shard.get(), extent.count, out.get(), plus{}, 2.0, comm[0], stream.get());
-        distributed::reduce_to_root(temp.get(), bytes, shard.get(), extent.count, out.get() + 1, plus{}, 2.0, 0, comm[0],
+        distributed::allreduce(temp.get(), bytes, shard.get(), out.get(), extent.count, plus{}, 2.0, comm[0], stream.get());
+        distributed::reduce_to_root(temp.get(), bytes, shard.get(), out.get() + 1, extent.count, plus{}, 2.0, 0, comm[0],
                                     stream.get());
         double host[2];
         WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(host, out.get(), sizeof host, cudaMemcpyDeviceToHost, stream.get()));
@@ -204,10 +204,10 @@ TEST(DistributedGpu, TooLittleTempStorageIsAnError) {
   WARPFOLD_CUDA_CHECK(cudaSetDevice(0));
   harness::DeviceBuffer<float> data(1000), out(1);
   size_t bytes = 0;
-  distributed::allreduce(nullptr, bytes, data.get(), 1000, out.get(), plus{}, 0.0f, comms[0]);
+  distributed::allreduce(nullptr, bytes, data.get(), out.get(), 1000, plus{}, 0.0f, comms[0]);
   harness::DeviceBuffer<char> temp(bytes);
   size_t too_few = bytes - 1;
-  EXPECT_THROW(distributed::allreduce(temp.get(), too_few, data.get(), 1000, out.get(), plus{}, 0.0f, comms[0]), cuda_error);
+  EXPECT_THROW(distributed::allreduce(temp.get(), too_few, data.get(), out.get(), 1000, plus{}, 0.0f, comms[0]), cuda_error);
 }
 
 // `warpfold multigpu`, single set-up, on one GPU and on every GPU: every check passes, NVLink

@@ -205,7 +205,7 @@ TEST(ReduceConcurrency, TypesAlignedBelowTheirSizeAtAnyElementOffset) {
       offset_buffer<float> buf(flat, 0);
       const auto* in = reinterpret_cast<const float_pair*>(buf.get() + off);
       const double got = run_two_phase<double>([&](void* t, size_t& bytes, double* o) {
-        return transform_reduce(t, bytes, in, o, n, 0.5, plus{}, pair_sum{});
+        return transform_reduce(t, bytes, in, o, n, plus{}, pair_sum{}, 0.5);
       });
       ASSERT_EQ(got, expected) << where(n, off, seed) << " (offset in floats)";
     }

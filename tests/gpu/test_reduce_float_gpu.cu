@@ -38,7 +38,7 @@ TEST(ReduceFloat, CompensatedDoubleSum) { check_sum<double, double>(true); }
 
 // Sums whose every partial is exact (exact_sum_data): whatever the fold order, the result must
 // be the exact total, bit for bit, so any element dropped, added twice or read past either end
-// shows, as the error bounds above cannot promise for large n. Plain, compensated and any_order.
+// shows, as the error bounds above cannot promise for large n. Plain and compensated.
 template <class T, class Acc, class Call>
 void check_exact_sum(const std::vector<uint64_t>& sizes, Call call) {
   WARPFOLD_REQUIRE_GPU();
@@ -61,20 +61,20 @@ TEST(ReduceFloat, ExactSumsDouble) { check_exact_sums<double, double>(); }
 TEST(ReduceFloat, ExactSumsHalfInFloat) { check_exact_sums<__half, float>(); }
 TEST(ReduceFloat, ExactSumsBfloat16InFloat) { check_exact_sums<__nv_bfloat16, float>(); }
 
-// any_order, which permits a combine in any order, at sizes up to 32 MiB and beyond.
+// The plain sum past 4 MiB too, where the wide kernel reads 32 KiB tiles.
 template <class T>
-void check_exact_any_order_sum() {
-  std::vector<uint64_t> sizes = reduce_sizes();
+void check_exact_large_sum() {
+  std::vector<uint64_t> sizes;
   for (uint64_t n : {(uint64_t(1) << 22) + 3, (uint64_t(1) << 23) + 5}) {
     if (n <= max_test_n()) sizes.push_back(n);
   }
   check_exact_sum<T, T>(sizes, [](void* t, size_t& b, const T* in, T* o, uint64_t n) {
-    return reduce(t, b, in, o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
+    return reduce(t, b, in, o, n, plus{}, T(0.5));
   });
 }
 
-TEST(ReduceFloat, ExactSumsAnyOrderFloat) { check_exact_any_order_sum<float>(); }
-TEST(ReduceFloat, ExactSumsAnyOrderDouble) { check_exact_any_order_sum<double>(); }
+TEST(ReduceFloat, ExactSumsPastFourMiBFloat) { check_exact_large_sum<float>(); }
+TEST(ReduceFloat, ExactSumsPastFourMiBDouble) { check_exact_large_sum<double>(); }
 
 // Accumulating in half or bfloat16 itself: exact while the sums stay where the type holds every
 // quarter (below 512 for half, 64 for bfloat16), so only the sizes that keep them there.
@@ -99,47 +99,6 @@ void check_narrow_accumulator_sum(uint64_t max_n) {
 
 TEST(ReduceFloat, HalfSumInHalf) { check_narrow_accumulator_sum<__half>(600); }
 TEST(ReduceFloat, Bfloat16SumInBfloat16) { check_narrow_accumulator_sum<__nv_bfloat16>(80); }
-
-// warpfold::any_order permits a combine in any order: the bound allows up to 2048 partials
-// folded in any order after each block's fold. Today it takes the ordered combine, so results
-// are also checked to be bitwise the same on a rerun, as README.md and reduce.cuh promise.
-template <class T>
-void check_any_order_sum() {
-  WARPFOLD_REQUIRE_GPU();
-  std::vector<uint64_t> sizes = reduce_sizes();
-  if ((1u << 22) + 3 <= max_test_n()) sizes.push_back((1u << 22) + 3);
-  check_sum_within_bound<T, T>(
-      sizes, [](uint64_t n, long double abs_sum) { return sum_bound(n, unit_roundoff<T>(), abs_sum, 2048); },
-      [](void* t, size_t& b, const T* in, T* o, uint64_t n) {
-        return reduce(t, b, in, o, n, plus{}, T(0.5), cudaStream_t{}, any_order);
-      });
-}
-
-TEST(ReduceFloat, AnyOrderFloatSum) { check_any_order_sum<float>(); }
-TEST(ReduceFloat, AnyOrderDoubleSum) { check_any_order_sum<double>(); }
-
-// For every other type and operator any_order changes nothing: still exact and reproducible.
-TEST(ReduceFloat, AnyOrderLeavesOtherReducesAsTheyWere) {
-  WARPFOLD_REQUIRE_GPU();
-  const uint64_t n = (1u << 20) + 7;
-  WARPFOLD_REQUIRE_TEST_SIZE(n);
-  const uint64_t seed = new_seed();
-  const auto ints = random_values<int32_t>(n, seed, -1000, 1000);
-  int32_t expected = 0;
-  for (int32_t x : ints) expected += x;
-  offset_buffer<int32_t> ibuf(ints, 0);
-  EXPECT_EQ(run_two_phase<int32_t>([&](void* t, size_t& b, int32_t* o) {
-              return reduce(t, b, ibuf.get(), o, n, plus{}, 0, cudaStream_t{}, any_order);
-            }),
-            expected) << "seed " << seed;
-  const auto floats = random_values<float>(n, seed + 1, -1.0, 1.0);
-  offset_buffer<float> fbuf(floats, 0);
-  const float lowest = std::numeric_limits<float>::lowest();
-  const float max_any = run_two_phase<float>([&](void* t, size_t& b, float* o) {
-    return reduce(t, b, fbuf.get(), o, n, maximum{}, lowest, cudaStream_t{}, any_order);
-  });
-  EXPECT_EQ(max_any, *std::max_element(floats.begin(), floats.end())) << "seed " << seed + 1;
-}
 
 // The compensated sum's error does not grow with n: sum 2^22 copies of a value not exact in float.
 TEST(ReduceFloat, CompensatedSumBeatsPlainSumOnLongInputs) {
@@ -269,9 +228,10 @@ TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumentedDouble) { check_nan_and_infi
 TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumentedHalf) { check_nan_and_infinities<__half, float>(); }
 TEST(ReduceFloat, NaNAndInfinitiesBehaveAsDocumentedBfloat16) { check_nan_and_infinities<__nv_bfloat16, float>(); }
 
-// The square is computed in float (one rounding per term, at most u_f·x²) and summed in double
-// (the fold's bound with u_d): |error| ≤ u_f·Σx² + depth·u_d·Σx². On exact_sum_data every
-// square and every sum is exact, so there the result must be exact.
+// warpfold::square computes in the accumulator type: the square of a float is exact in double,
+// so only the sum rounds (the fold's bound with u_d). A square computed in float would round
+// each term by up to u_f·x², far past that bound. On exact_sum_data every sum is exact too, so
+// there the result must be exact.
 TEST(ReduceFloat, SumOfSquaresInDouble) {
   WARPFOLD_REQUIRE_GPU();
   for (uint64_t n : reduce_sizes()) {
@@ -282,9 +242,9 @@ TEST(ReduceFloat, SumOfSquaresInDouble) {
       for (float x : data) ref += (long double)x * x;
       offset_buffer<float> buf(data, 3);
       const double got = run_two_phase<double>([&](void* t, size_t& b, double* o) {
-        return transform_reduce(t, b, buf.get(), o, n, 0.0, plus{}, square{});
+        return transform_reduce(t, b, buf.get(), o, n, plus{}, square{}, 0.0);
       });
-      const double limit = exact ? 0.0 : unit_roundoff<float>() * double(ref) + sum_bound(n, unit_roundoff<double>(), ref);
+      const double limit = exact ? 0.0 : sum_bound(n, unit_roundoff<double>(), ref);
       ASSERT_LE(std::fabs(got - double(ref)), limit) << where(n, 3, seed) << (exact ? ", exact data" : "");
     }
   }
@@ -305,7 +265,7 @@ TEST(ReduceFloat, LargestMagnitudeFusedIntoTheLoad) {
     for (size_t off : element_offsets<float>()) {
       offset_buffer<float> buf(data, off);
       const float got = run_two_phase<float>([&](void* t, size_t& b, float* o) {
-        return transform_reduce(t, b, buf.get(), o, n, 0.0f, maximum{}, magnitude{});
+        return transform_reduce(t, b, buf.get(), o, n, maximum{}, magnitude{}, 0.0f);
       });
       ASSERT_EQ(got, expected) << where(n, off, seed);
     }
@@ -342,7 +302,7 @@ void check_value_range() {
     for (size_t off : element_offsets<F>()) {
       offset_buffer<F> buf(data, off);
       const auto got = run_two_phase<value_range<F>>([&](void* t, size_t& b, value_range<F>* o) {
-        return transform_reduce(t, b, buf.get(), o, n, init, range_union{}, to_range<F>{});
+        return transform_reduce(t, b, buf.get(), o, n, range_union{}, to_range<F>{}, init);
       });
       ASSERT_EQ(got.lo, expected.lo) << where(n, off, seed);
       ASSERT_EQ(got.hi, expected.hi) << where(n, off, seed);

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 using namespace warpfold;
@@ -21,9 +23,14 @@ struct plus_mod_prime {
   __host__ __device__ uint64_t operator()(uint64_t a, uint64_t b) const { return (a + b) % p; }
 };
 
-// A transform fused into the load: the square, computed in 64 bits.
+// A transform of the caller's, fused into the load: the square, computed in 64 bits. It receives
+// the input element, not the accumulator (as in CUB).
 struct widen_square {
-  __device__ int64_t operator()(int32_t x) const { return int64_t(x) * x; }
+  template <class X>
+  __device__ int64_t operator()(X x) const {
+    static_assert(std::is_same_v<X, int32_t>, "a transform of the caller's receives the input element");
+    return int64_t(x) * x;
+  }
 };
 
 template <class T, class Acc, class Op, class Ref, class Make>
@@ -73,19 +80,83 @@ TEST(ReduceInt, UserFunctor) {
   check_reduce<int32_t, uint64_t>(plus_mod_prime{}, 0ull, plus_mod_prime{}, uniform_data<int32_t>(0, 2147483647.0));
 }
 
+// Int32 data whose squares pass 2^31, summed into int64 (up to 2^21 + 5 squares below 4e12 each
+// stay below 2^63): warpfold::square computes in the accumulator type, as the caller's
+// widen_square does in its own code; a square computed in int32 would wrap.
 TEST(ReduceInt, SumOfSquaresFusedIntoTheLoad) {
   WARPFOLD_REQUIRE_GPU();
   for (uint64_t n : reduce_sizes()) {
     const uint64_t seed = new_seed();
-    const auto data = random_values<int32_t>(n, seed, -40000, 40000);
+    const auto data = random_values<int32_t>(n, seed, -2000000, 2000000);
     int64_t expected = 0;
     for (int32_t x : data) expected += int64_t(x) * x;
     offset_buffer<int32_t> buf(data, n % 4);
+    const auto sum_of_squares = [&](auto transform) {
+      return run_two_phase<int64_t>([&](void* t, size_t& b, int64_t* o) {
+        return transform_reduce(t, b, buf.get(), o, n, plus{}, transform, int64_t(0));
+      });
+    };
+    ASSERT_EQ(sum_of_squares(square{}), expected) << where(n, n % 4, seed) << " (warpfold::square)";
+    ASSERT_EQ(sum_of_squares(widen_square{}), expected) << where(n, n % 4, seed) << " (the caller's transform)";
+  }
+}
+
+// warpfold::absolute computes in the accumulator type too: |INT32_MIN| (every third element here)
+// is 2^31, which int32 cannot hold; 2^21 + 5 magnitudes up to 2^31 fit int64.
+TEST(ReduceInt, SumOfMagnitudesReachesInt32Min) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    auto data = random_values<int32_t>(n, seed, -2147483647.0, 2147483647.0);
+    for (uint64_t i = 0; i < n; i += 3) data[i] = std::numeric_limits<int32_t>::min();
+    int64_t expected = 0;
+    for (int32_t x : data) expected += x < 0 ? -int64_t(x) : int64_t(x);
+    offset_buffer<int32_t> buf(data, n % 4);
     const int64_t got = run_two_phase<int64_t>([&](void* t, size_t& b, int64_t* o) {
-      return transform_reduce(t, b, buf.get(), o, n, int64_t(0), plus{},
-                              widen_square{});
+      return transform_reduce(t, b, buf.get(), o, n, plus{}, absolute{}, int64_t(0));
     });
     ASSERT_EQ(got, expected) << where(n, n % 4, seed);
+  }
+}
+
+// The largest accumulator allowed (warpfold::kMaxAccumulatorBytes): a 16-bin histogram of
+// 32-bit counts, through a transform of the caller's (each element to its bin) and an operator
+// that adds bin by bin. Exact at every size and offset.
+struct histogram16 {
+  uint32_t count[16];
+};
+static_assert(sizeof(histogram16) == kMaxAccumulatorBytes);
+struct to_bin {
+  __host__ __device__ histogram16 operator()(int32_t x) const {
+    histogram16 h{};
+    h.count[uint32_t(x) % 16] = 1;
+    return h;
+  }
+};
+struct add_bins {
+  __host__ __device__ histogram16 operator()(const histogram16& a, const histogram16& b) const {
+    histogram16 sum;
+    for (int i = 0; i < 16; ++i) sum.count[i] = a.count[i] + b.count[i];
+    return sum;
+  }
+};
+
+TEST(ReduceInt, LargestAccumulatorHistogram) {
+  WARPFOLD_REQUIRE_GPU();
+  histogram16 init{};
+  init.count[3] = 1000;  // n = 0 gives it back
+  for (uint64_t n : reduce_sizes()) {
+    const uint64_t seed = new_seed();
+    const auto data = random_values<int32_t>(n, seed, -2147483648.0, 2147483647.0);
+    histogram16 expected = init;
+    for (int32_t x : data) expected = add_bins{}(expected, to_bin{}(x));
+    for (size_t off : element_offsets<int32_t>()) {
+      offset_buffer<int32_t> buf(data, off);
+      const auto got = run_two_phase<histogram16>([&](void* t, size_t& b, histogram16* o) {
+        return transform_reduce(t, b, buf.get(), o, n, add_bins{}, to_bin{}, init);
+      });
+      for (int i = 0; i < 16; ++i) ASSERT_EQ(got.count[i], expected.count[i]) << "bin " << i << ", " << where(n, off, seed);
+    }
   }
 }
 
@@ -164,15 +235,46 @@ TEST(ReduceArguments, PointerErrorsAreReportedBeforeAnyDeviceCall) {
   EXPECT_EQ(reduce(temp, bytes, in, address<int64_t>(0x30004), 10, plus{}, int64_t(0)), bad_align);
   EXPECT_EQ(reduce(address<void>(0x10004), bytes, in, out, 10, plus{}, int64_t(0)), bad_align);
 
-  EXPECT_EQ(transform_reduce(temp, bytes, in, static_cast<int64_t*>(nullptr), 10, int64_t(0), plus{}, widen_square{}),
+  EXPECT_EQ(transform_reduce(temp, bytes, in, static_cast<int64_t*>(nullptr), 10, plus{}, widen_square{}, int64_t(0)),
             bad_null);
-  EXPECT_EQ(transform_reduce(temp, bytes, address<const int32_t>(0x20001), out, 10, int64_t(0), plus{}, widen_square{}),
+  EXPECT_EQ(transform_reduce(temp, bytes, address<const int32_t>(0x20001), out, 10, plus{}, square{}, int64_t(0)),
             bad_align);
   EXPECT_EQ(argmin(temp, bytes, fin, static_cast<key_value<float>*>(nullptr), 10), bad_null);
   EXPECT_EQ(argmax(temp, bytes, static_cast<const float*>(nullptr), kv_out, 10), bad_null);
   EXPECT_EQ(argmax(temp, bytes, fin, address<key_value<float>>(0x30004), 10), bad_align);
   EXPECT_EQ(compensated_sum(temp, bytes, fin, static_cast<float*>(nullptr), 10, 0.0f), bad_null);
   EXPECT_EQ(compensated_sum(temp, bytes, address<const float>(0x20002), fout, 10, 0.0f), bad_align);
+}
+
+// Temp storage depends on the types, the operator and the device, never on n (reduce.cuh): one
+// query serves every size, from none to more than any device holds.
+TEST(ReduceArguments, TempBytesDoNotDependOnN) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t sizes[] = {0, 1, 4097, (uint64_t(1) << 20) + 7, uint64_t(1) << 28, uint64_t(1) << 40};
+  const auto same_for_every_n = [&](const char* what, auto query) {
+    size_t first = 0;
+    ASSERT_EQ(query(sizes[0], first), cudaSuccess) << what;
+    EXPECT_GT(first, 0u) << what;
+    for (uint64_t n : sizes) {
+      size_t bytes = 0;
+      ASSERT_EQ(query(n, bytes), cudaSuccess) << what << ", n = " << n;
+      EXPECT_EQ(bytes, first) << what << ", n = " << n;
+    }
+  };
+  const auto* in32 = static_cast<const int32_t*>(nullptr);
+  const auto* in_float = static_cast<const float*>(nullptr);
+  same_for_every_n("reduce int32 into int64", [&](uint64_t n, size_t& b) {
+    return reduce(nullptr, b, in32, static_cast<int64_t*>(nullptr), n, plus{}, int64_t(0));
+  });
+  same_for_every_n("transform_reduce float into double", [&](uint64_t n, size_t& b) {
+    return transform_reduce(nullptr, b, in_float, static_cast<double*>(nullptr), n, plus{}, square{}, 0.0);
+  });
+  same_for_every_n("argmax float", [&](uint64_t n, size_t& b) {
+    return argmax(nullptr, b, in_float, static_cast<key_value<float>*>(nullptr), n);
+  });
+  same_for_every_n("compensated_sum float into double", [&](uint64_t n, size_t& b) {
+    return compensated_sum(nullptr, b, in_float, static_cast<double*>(nullptr), n, 0.0);
+  });
 }
 
 TEST(ReduceInt, BadArgumentsAreErrorsNotCrashes) {

@@ -12,11 +12,11 @@ using namespace warpfold::testing;
 
 namespace {
 
-// The wide kernel, named; with AnyOrder, the public any_order overload instead, which names no
-// kernel (at these sizes it takes the wide one above 4 MiB and from 16 to 64 KiB).
-template <bool AnyOrder = false, class T, class Acc, class Op>
+// The wide kernel, named; with Public, the public entry point instead, which names no kernel (at
+// these sizes it takes the wide one above 4 MiB and from 16 to 64 KiB).
+template <bool Public = false, class T, class Acc, class Op>
 cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  if constexpr (AnyOrder) return reduce(temp, bytes, in, out, n, op, init, cudaStream_t{}, any_order);
+  if constexpr (Public) return reduce(temp, bytes, in, out, n, op, init);
   else
     return detail::dispatch_reduce<detail::kernel_pick::wide>(
         temp, bytes, in, out, n, init, op, detail::convert<identity>{}, cudaStream_t{});
@@ -38,26 +38,22 @@ std::vector<uint64_t> wide_sizes() {
   return sizes;
 }
 
-template <class T, class Acc, bool AnyOrder = false, class Op, class Ref, class Make>
+template <class T, class Acc, bool Public = false, class Op, class Ref, class Make>
 void check_exact(Op op, Acc init, Ref ref_op, Make make_data) {
   WARPFOLD_REQUIRE_GPU();
   check_exact_reduce<T>(wide_sizes(), init, ref_op, make_data, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
-    return reduce_wide<AnyOrder>(t, b, in, o, n, op, init);
+    return reduce_wide<Public>(t, b, in, o, n, op, init);
   });
 }
 
-// Sums within the bound of the narrow kernel's tests (sum_bound), bitwise the same on a rerun
-// (any_order too: it takes the ordered combine today, and the docs promise reproducible results
-// either way).
-template <bool AnyOrder, class T>
+// Sums within the bound of the narrow kernel's tests (sum_bound), bitwise the same on a rerun.
+template <bool Public, class T>
 void check_float_sum() {
   WARPFOLD_REQUIRE_GPU();
   check_sum_within_bound<T, T>(
       wide_sizes(),
-      [](uint64_t n, long double abs_sum) {
-        return sum_bound(n, std::numeric_limits<T>::epsilon() / 2, abs_sum, AnyOrder ? 2048 : 0);
-      },
-      [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce_wide<AnyOrder>(t, b, in, o, n, plus{}, T(0.5)); });
+      [](uint64_t n, long double abs_sum) { return sum_bound(n, std::numeric_limits<T>::epsilon() / 2, abs_sum); },
+      [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce_wide<Public>(t, b, in, o, n, plus{}, T(0.5)); });
 }
 
 TEST(ReduceWide, Int32SumWrapsAtFullWidth) {
@@ -86,7 +82,7 @@ TEST(ReduceWide, FloatAndDoubleMax) {
 }
 TEST(ReduceWide, FloatSum) { check_float_sum<false, float>(); }
 TEST(ReduceWide, DoubleSum) { check_float_sum<false, double>(); }
-TEST(ReduceWide, AnyOrderFloatAndDoubleSums) {
+TEST(ReduceWide, PublicFloatAndDoubleSums) {
   check_float_sum<true, float>();
   check_float_sum<true, double>();
 }

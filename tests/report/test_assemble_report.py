@@ -36,6 +36,10 @@ class AssembleReport(unittest.TestCase):
             cls.doc = json.load(f)
         cls.out, cls.md, cls.html = assemble(cls.doc)
 
+    def test_header_names_the_version_and_commit(self):
+        meta = self.doc["meta"]
+        self.assertIn(f"warpfold {meta['warpfold']}, commit {meta['commit']}", self.md)
+
     def test_every_lesson_has_a_section(self):
         for lesson in self.doc["lessons"]:
             self.assertIn("## " + lesson["title"], self.md)

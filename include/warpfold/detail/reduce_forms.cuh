@@ -7,8 +7,27 @@
 #include <warpfold/ops.cuh>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace warpfold::detail {
+
+// Whether Transform is one of the built-ins that compute in the accumulator type (ops.cuh).
+template <class Transform, class = void>
+inline constexpr bool computes_in_accumulator = false;
+template <class Transform>
+inline constexpr bool computes_in_accumulator<Transform, std::void_t<typename Transform::computes_in_accumulator>> =
+    true;
+
+// What Transform receives: the element itself, or for the built-ins, the element converted to Acc.
+template <class Acc, class Transform, class T>
+__host__ __device__ __forceinline__ constexpr auto transform_argument(const T& x)
+    -> std::conditional_t<computes_in_accumulator<Transform>, Acc, const T&> {
+  if constexpr (computes_in_accumulator<Transform>) {
+    return static_cast<Acc>(x);
+  } else {
+    return x;
+  }
+}
 
 // reduce and transform_reduce: Acc(transform(element)); the output is op(init, total), or init
 // for n = 0.
@@ -17,7 +36,7 @@ struct convert {
   Transform transform;
   template <class Acc, class T>
   __device__ __forceinline__ Acc lift(const T& x, uint64_t) const {
-    return static_cast<Acc>(transform(x));
+    return static_cast<Acc>(transform(transform_argument<Acc, Transform>(x)));
   }
   template <class Op, class Acc>
   __device__ __forceinline__ Acc finish(const Op& op, const Acc& init, const Acc& total, bool has_total) const {

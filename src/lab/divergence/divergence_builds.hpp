@@ -1,5 +1,5 @@
 #pragma once
-// The two builds of the divergence kernels (include/warpfold/lab/divergence.cuh): one optimised as
+// The two builds of the divergence kernels (divergence.cuh): one optimised as
 // the rest of the lab, one with device debug (-G), which keeps every branch as a branch. Both come
 // from divergence_kernels.cu, compiled twice; each build lists its kernels by the book's names.
 

@@ -9,7 +9,7 @@
 #define WARPFOLD_DIVERGENCE_BUILD optimised
 #endif
 
-#include <warpfold/lab/divergence.cuh>
+#include "lab/divergence/divergence.cuh"
 
 namespace warpfold::lab::divergence::WARPFOLD_DIVERGENCE_BUILD {
 namespace {

@@ -1,7 +1,7 @@
 // The one translation unit that compiles sumMatrixOnGPU2D.
 #include "lab/grid_shape/sum_matrix_launch.hpp"
 
-#include <warpfold/lab/sum_matrix.cuh>
+#include "lab/grid_shape/sum_matrix.cuh"
 
 namespace warpfold::lab {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Launching the book's sumMatrixOnGPU2D (include/warpfold/lab/sum_matrix.cuh) from host code.
+// Launching the book's sumMatrixOnGPU2D (sum_matrix.cuh) from host code.
 
 #include <cuda_runtime_api.h>
 

@@ -1,8 +1,8 @@
-// Registry entries for the book's ladder (include/warpfold/lab/ladder_book.cuh), launched with the
+// Registry entries for the book's ladder (ladder_book.cuh), launched with the
 // book's execution configuration.
 #include "lab/ladder/registry.hpp"
 
-#include <warpfold/lab/ladder_book.cuh>
+#include "lab/ladder/ladder_book.cuh"
 
 namespace warpfold::lab {
 namespace {

@@ -1,8 +1,8 @@
-// Registry entries for the fixed ladder (include/warpfold/lab/ladder_fixed.cuh): grids rounded up,
+// Registry entries for the fixed ladder (ladder_fixed.cuh): grids rounded up,
 // every power-of-two block size 32..1024 supported.
 #include "lab/ladder/registry.hpp"
 
-#include <warpfold/lab/ladder_fixed.cuh>
+#include "lab/ladder/ladder_fixed.cuh"
 
 namespace warpfold::lab {
 namespace {

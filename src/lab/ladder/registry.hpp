@@ -1,6 +1,6 @@
 #pragma once
 // The one registry of the reduction ladder, shared by the CLI, the tests and the benchmarks:
-// adding a kernel is one entry here (and its body in include/warpfold/lab/).
+// adding a kernel is one entry here (and its body in ladder_book.cuh or ladder_fixed.cuh).
 
 #include <cuda_runtime_api.h>
 

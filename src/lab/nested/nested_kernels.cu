@@ -2,7 +2,7 @@
 // device code (a kernel that launches kernels needs it), see src/CMakeLists.txt.
 #include "lab/nested/nested_kernels.hpp"
 
-#include <warpfold/lab/nested.cuh>
+#include "lab/nested/nested.cuh"
 
 namespace warpfold::lab {
 

@@ -1,9 +1,9 @@
 #pragma once
-// Host entry points of the nested kernels (include/warpfold/lab/nested.cuh). They live in their own
+// Host entry points of the nested kernels (nested.cuh). They live in their own
 // static library, the only one built with relocatable device code and linked against the device
 // runtime (cudadevrt), so the rest of the build keeps whole-program compilation.
 
-#include <warpfold/lab/nested_launch_record.hpp>
+#include "lab/nested/nested_launch_record.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -24,7 +24,7 @@
 // thread records the outcome (record_launch), so a failed launch reaches the host as a counted
 // failure instead of a result that never arrives: nothing in these kernels waits for anything.
 
-#include <warpfold/lab/nested_launch_record.hpp>
+#include "lab/nested/nested_launch_record.hpp"
 
 #include <cuda_runtime.h>
 
