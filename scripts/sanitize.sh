@@ -26,9 +26,26 @@ summary="$OUT/sanitize/summary.txt"
 failed=0
 # API errors are not counted: several tests provoke refused calls on purpose (bad arguments,
 # invalid launch configurations, memory shortfalls). What counts is what kernels do to memory.
-# The suite minus the book's ladder kernels and the one test that provokes launch failures on
-# purpose (its refused launches are the expected outcome, not a finding).
-must_be_clean='*-Ladder/LadderKernelTest.*book*:LadderRunGpu.*:NestedLaunchFailureGpu.*'
+# The suite minus the tests that cannot run under a sanitizer, each named with its reason (printed
+# below, and in the summary): the book's ladder kernels (racy by design: their own pass below),
+# the test that provokes launch failures on purpose (its refused launches are the expected
+# outcome), the profiler's tests (Nsight Compute cannot profile inside compute-sanitizer: their
+# tables come back empty), the stalled-combine test (it holds a block until the combine gives up,
+# in a child process, on purpose) and the forward-progress test (it needs two kernels at once).
+excluded=(
+  'Ladder/LadderKernelTest.*book*|the book'"'"'s kernels are racy by design: their findings are listed in their own pass'
+  'LadderRunGpu.*|runs the book'"'"'s kernels too'
+  'NestedLaunchFailureGpu.*|exhausts the device runtime'"'"'s launch slots on purpose'
+  'ProfileGpu.*|Nsight Compute cannot profile inside compute-sanitizer'
+  'ReduceCombineStallDeathTest.*|holds a block until the combine gives up, in a child process, on purpose'
+  'ReduceCombine.CompletesWhileAnotherKernelHoldsEverySmButOne|needs a kernel holding the SMs while the reduces run, which the tools'"'"' serialised launches do not give'
+)
+must_be_clean='*'
+for entry in "${excluded[@]}"; do
+  pattern="${entry%%|*}"
+  [ "$must_be_clean" = '*' ] && must_be_clean='*-'"$pattern" || must_be_clean+=":$pattern"
+  echo "left out of the clean passes: $pattern (${entry#*|})" | tee -a "$summary"
+done
 
 # A pass that must be clean: TOOL over the tests FILTER selects, logged to sanitize/LOG.log; a
 # finding or a timeout fails the script. The summary line names the pass as LABEL.

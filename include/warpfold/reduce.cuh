@@ -25,9 +25,11 @@
 // * Asynchronous on `stream`, one kernel launch, no host synchronisation.
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
 //   floating-point results are bitwise identical run to run. Each block stores its partial in
-//   temp storage as words tagged for this reduce (from an epoch the temp storage carries from
-//   one reduce to the next), and the grid's last block polls and folds them
-//   (detail/reduce_kernel.cuh).
+//   temp storage as words tagged for this call, and the grid's last block polls and folds them
+//   (detail/combine.cuh): whatever the temp storage held before, no earlier call's partial can
+//   be taken for this one's. One case is left open in CUDA graphs: a replay of a captured reduce
+//   after its temp storage was restored to a copy taken between two of its replays.
+// * A misuse ends instead of hanging: see last_combine_status.
 // * Concurrency: reduces share no state: any number may run at once, on any streams, inside CUDA
 //   graphs or not, each with its own temp storage. The stream must belong to the current device.
 // * The launch: through the driver's cuLaunchKernel with a function handle cached per device
@@ -55,12 +57,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cuda_runtime_api.h>
 #include <type_traits>
 
 namespace warpfold {
 
 // The largest accumulator: each block's partial travels through temp storage as one tagged
-// 64-bit word per 4 bytes (detail/reduce_kernel.cuh), 16 words at this size, which the tests cover.
+// 64-bit word per 4 bytes (detail/combine.cuh), 16 words at this size, which the tests cover.
 inline constexpr size_t kMaxAccumulatorBytes = 64;
 
 namespace detail {
@@ -126,6 +129,29 @@ cudaError_t compensated_sum(void* d_temp, size_t& temp_bytes, const T* d_in, Acc
   static_assert(detail::accepts_accumulator<compensated<Acc>>::value);
   return detail::dispatch_reduce(d_temp, temp_bytes, d_in, d_out, n, compensated<Acc>{init, Acc(0)},
                                  compensated_plus{}, detail::compensate{}, stream);
+}
+
+// Whether the last reduce that combined partials in d_temp gave up waiting for one: cudaSuccess
+// if not, cudaErrorLaunchTimeout if it did (a misuse: the temp storage shared by two reduces at
+// once, or overwritten or freed while the reduce ran). Such a reduce ends after about 10 s (or
+// WARPFOLD_COMBINE_TIMEOUT_MS) instead of hanging, leaves the CUDA context usable, and writes a
+// result that cannot pass for a number: NaN for floating-point outputs, every byte 0xff
+// otherwise (-1, the largest unsigned value, argmin/argmax index 2^64 - 1). Compiled with
+// WARPFOLD_TRAP_ON_STALLED_COMBINE defined, it traps instead (the context is lost). Reads two
+// words of d_temp after the work queued on `stream`, and waits for them.
+inline cudaError_t last_combine_status(const void* d_temp, cudaStream_t stream = 0) {
+  if (d_temp == nullptr) return cudaErrorInvalidValue;
+  if (reinterpret_cast<uintptr_t>(d_temp) % 8 != 0) return cudaErrorMisalignedAddress;
+  unsigned long long header[detail::kHeaderWords] = {};  // epoch, status
+  if (cudaError_t rc = cudaMemcpyAsync(header, d_temp, sizeof(header), cudaMemcpyDeviceToHost, stream);
+      rc != cudaSuccess) {
+    return rc;
+  }
+  if (cudaError_t rc = cudaStreamSynchronize(stream); rc != cudaSuccess) return rc;
+  // A stalled combine records the epoch it found and advances it: the last one stalled when the
+  // status names the epoch just before the current one.
+  const bool stalled = header[1] == (detail::kStalledCombine | ((header[0] - 1) & ~detail::kStalledCombine));
+  return stalled ? cudaErrorLaunchTimeout : cudaSuccess;
 }
 
 // Convenience: allocates temp storage on the stream, reduces, waits and returns the value.

@@ -239,7 +239,7 @@ json policy_json(unsigned arch) {
           {"bulk_stages", p.bulk_stages},
           {"single_block_max_tiles", p.single_block_max_tiles},
           {"warp_combine_max_blocks", p.warp_combine_max_blocks},
-          {"combine_polls_in_flight", p.combine_polls_in_flight},
+          {"combine_words_in_flight", p.combine_words_in_flight},
           {"wide_above_bytes", p.wide_above_bytes},
           {"bulk_above_bytes", p.bulk_above_bytes}};
 }

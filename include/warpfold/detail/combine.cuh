@@ -2,24 +2,32 @@
 // The grid's combine: every block but the last stores its partial in temp storage as tagged
 // words, and the grid's last block (the combiner) polls them and folds them in block order.
 //
-// A partial travels as kPartialWords<Acc> 64-bit words, word-major (word w of block b at
-// w * gridDim.x + b, so that the combiner's loads coalesce). Each word holds 32 bits of the
-// partial in its low half and half of the launch's 64-bit tag in its high half (the tag's high
-// half in even words, its low half in odd ones): a 64-bit store is single-copy atomic, so once
-// every word of a partial shows this launch's tag, every one of its 32-bit pieces is this
-// launch's. The tag comes from an epoch, a 64-bit word at the start of the temp storage: each
-// block's thread 0 (and each thread of the combiner) reads it on entry, and the combiner, once it
-// holds every partial (so after every block's read), stores epoch + 1 for the next reduce on that
-// storage. The tag is the epoch XOR a random 64-bit salt drawn once per process, mixed. Temp
-// storage serves one reduce at a time (stream order, as with CUB), so successive reduces on it,
-// graph replays included, get successive epochs: words an earlier one left never match, and other
-// leftovers (garbage in fresh storage, another process's, a caller's data) match with probability
-// 2^-64. So nothing needs clearing before or after a reduce, and reduces share no state.
+// Temp storage holds an epoch word, a status word, then the partials. A partial travels as
+// kPartialWords<Acc> 64-bit words, word-major (word w of block b at w * gridDim.x + b, so that
+// the combiner's loads coalesce). Each word holds 32 bits of the partial in its low half and half
+// of the launch's 64-bit tag in its high half (the tag's high half in even words, its low half in
+// odd ones): a 64-bit store is single-copy atomic, so once every word of a partial shows this
+// launch's tag, every one of its 32-bit pieces is this launch's.
+//
+// Why no earlier launch's partial can match (docs/design.md, "The combine"):
+// - The tag is ((call << 16) | (epoch mod 2^16)) XOR a random per-process salt. `call` is the
+//   host's number for the call, from a process-wide counter (48 bits), so two calls of this
+//   process never share a tag, whatever the temp storage holds: copied, restored, reused at
+//   another offset or partly overwritten, its words carry other calls' tags or other bytes.
+//   Another process's words carry its own salt: they match with probability 2^-64.
+// - A CUDA graph replays one captured call with its parameters frozen: its replays tell each
+//   other apart by the epoch, which each block reads on entry and the combiner advances once it
+//   holds every partial. The one case left open: a replay after the epoch word was set back to a
+//   value an earlier replay of the same captured call found, while that replay's partials are
+//   still in place (restoring a copy of the temp storage taken between two replays).
 //
 // The combiner waits for the other blocks of its own grid only, never the reverse. Blocks of a
 // one-dimensional grid are dispatched in index order, so when the last one runs, all others have
 // started and finish without waiting: no deadlock. (The grid never exceeds the kernel's resident
-// capacity on the device, either.)
+// capacity on the device, either.) The wait is bounded: a misuse (two reduces sharing one temp
+// storage at once, temp storage freed or overwritten during the reduce) would leave a partial
+// that never arrives. Past the bound the combiner writes a result that cannot pass for a number
+// and records the failure in the status word (warpfold::last_combine_status reads it).
 
 #include <warpfold/block/block_reduce.cuh>
 #include <warpfold/detail/reduce_policy.hpp>
@@ -27,25 +35,31 @@
 #include <warpfold/warp/warp_reduce.cuh>
 
 #include <cuda/atomic>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace warpfold::detail {
 
 template <class Acc>
 inline constexpr unsigned kPartialWords = sizeof(Acc) <= 8 ? 2u : unsigned((sizeof(Acc) + 3) / 4);
 
-// Temp storage: the epoch word, then the partials of up to `blocks` blocks.
+// The words of temp storage before the partials: the epoch, then the status.
+inline constexpr unsigned kHeaderWords = 2;
+
+// Temp storage: the header, then the partials of up to `blocks` blocks.
 template <class Acc>
 constexpr size_t tagged_partial_bytes(unsigned blocks) {
-  return (1 + size_t(blocks) * kPartialWords<Acc>) * sizeof(unsigned long long);
+  return (kHeaderWords + size_t(blocks) * kPartialWords<Acc>) * sizeof(unsigned long long);
 }
 
-using device_word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+// The status word after a combine that gave up: this flag with the epoch the reduce found.
+inline constexpr unsigned long long kStalledCombine = 1ull << 63;
 
-// The epoch word at the start of temp storage.
-__device__ __forceinline__ device_word epoch_word(unsigned long long* temp) { return device_word(*temp); }
+using device_word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
 // splitmix64's finaliser: every bit of x reaches every bit of the result.
 __host__ __device__ constexpr unsigned long long mix64(unsigned long long x) {
@@ -54,10 +68,62 @@ __host__ __device__ constexpr unsigned long long mix64(unsigned long long x) {
   return x ^ (x >> 31);
 }
 
-// The tag of the reduce that found `epoch` in its temp storage.
-__device__ __forceinline__ unsigned long long launch_tag(unsigned long long epoch, unsigned long long salt) {
-  return mix64(epoch ^ salt);
+// The host's key of one call: its number above 16 bits for the epoch, XOR the process's salt.
+__host__ __device__ constexpr unsigned long long call_key(unsigned long long call, unsigned long long salt) {
+  return (call << 16) ^ salt;
 }
+
+// The tag of the launch with `key` that found `epoch` in its temp storage.
+__device__ __forceinline__ unsigned long long launch_tag(unsigned long long key, unsigned long long epoch) {
+  return key ^ (epoch & 0xffff);
+}
+
+// A result that cannot pass for a number, written by a combine that gave up: NaN where Out has
+// one, every byte 0xff otherwise (-1, the type's largest unsigned value, index 2^64 - 1).
+template <class Out>
+__device__ __forceinline__ Out stalled_result() {
+  Out out;
+  if constexpr (std::is_floating_point_v<Out>) {
+    out = Out(NAN);
+  } else if constexpr (std::is_same_v<Out, __half>) {
+    out = __ushort_as_half(0x7e00);
+  } else if constexpr (std::is_same_v<Out, __nv_bfloat16>) {
+    out = __ushort_as_bfloat16(0x7fc0);
+  } else {
+    memset(&out, 0xff, sizeof(Out));
+  }
+  return out;
+}
+
+// A bounded wait for one polling thread: it polls flat out for a while, then sleeps between
+// polls (doubling the nap up to a bound, so that a partial that lands late is still seen soon),
+// and gives up after `timeout_ns` on the GPU's clock. A slow but legitimate block (a busy GPU,
+// other kernels on most SMs) is seconds from that bound.
+struct bounded_wait {
+  static constexpr unsigned long long kSpinNs = 20000;
+  static constexpr unsigned kFirstNapNs = 256, kLongestNapNs = 65536;
+  unsigned long long timeout_ns;
+  unsigned long long start = 0;
+  unsigned nap = kFirstNapNs;
+
+  __device__ static unsigned long long now() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+  }
+  // Whether to poll again (false once the bound has passed), after a pause where one is due.
+  __device__ __forceinline__ bool again() {
+    const unsigned long long t = now();
+    if (start == 0) start = t;
+    const unsigned long long waited = t - start;
+    if (waited > timeout_ns) return false;
+    if (waited > kSpinNs) {
+      __nanosleep(nap);
+      nap = nap < kLongestNapNs ? 2 * nap : nap;
+    }
+    return true;
+  }
+};
 
 // The tagged partials of one launch in temp storage.
 template <class Acc>
@@ -118,8 +184,9 @@ template <class Acc, class Op, unsigned Threads>
 struct grid_combine {
   static constexpr unsigned kWords = kPartialWords<Acc>;
   unsigned long long* temp;
-  unsigned long long salt;
-  bool combiner;  // the grid's last block, when there are several
+  unsigned long long key;         // the call's (call_key)
+  unsigned long long timeout_ns;  // the bound on the combiner's wait
+  bool combiner;                  // the grid's last block, when there are several
   unsigned long long epoch = 0;
   tagged_partials<Acc> parts{};
   unsigned long long first_seen[kWords] = {};
@@ -128,16 +195,17 @@ struct grid_combine {
   // The epoch is read first, by the threads that use the tag (each block's thread 0, which stores
   // the partial, and the combiner): its round trip overlaps the body's loads. One thread per
   // block, since every block reads the same line.
-  __device__ __forceinline__ static grid_combine enter(unsigned long long* temp, unsigned long long salt) {
-    grid_combine c{temp, salt, gridDim.x > 1 && blockIdx.x == gridDim.x - 1};
-    if (gridDim.x > 1 && (threadIdx.x == 0 || c.combiner)) c.epoch = epoch_word(temp).load(cuda::memory_order_relaxed);
+  __device__ __forceinline__ static grid_combine enter(unsigned long long* temp, unsigned long long key,
+                                                       unsigned long long timeout_ns) {
+    grid_combine c{temp, key, timeout_ns, gridDim.x > 1 && blockIdx.x == gridDim.x - 1};
+    if (gridDim.x > 1 && (threadIdx.x == 0 || c.combiner)) c.epoch = c.epoch_word().load(cuda::memory_order_relaxed);
     return c;
   }
   // Before the block reduction: the tag, so that its arithmetic overlaps the reduction, and the
   // combiner's first poll of the partials, so that partials already stored cost no round trip
   // after it (thread t polls block t).
   __device__ __forceinline__ void before_block_reduce() {
-    parts = {temp + 1, gridDim.x, launch_tag(epoch, salt)};
+    parts = {temp + kHeaderWords, gridDim.x, launch_tag(key, epoch)};
     polls_first = combiner && threadIdx.x < gridDim.x && threadIdx.x != blockIdx.x;
     if (polls_first) parts.load(threadIdx.x, first_seen);
   }
@@ -147,13 +215,22 @@ struct grid_combine {
   }
   // The combiner: folds every block's partial in block order and hands the total to
   // write(total) in thread 0, which then stores the next epoch (every block has read this one).
-  template <class Write>
+  // If a partial never arrives, it hands write_stalled() nothing to fold instead.
+  template <class Write, class WriteStalled>
   __device__ __forceinline__ void finish(const Acc& block_total, Op op, block::reduce_storage<Acc, Threads>& storage,
-                                         Write&& write) {
+                                         Write&& write, WriteStalled&& write_stalled) {
     constexpr unsigned kWarpCombineMaxBlocks = compiled_policy().warp_combine_max_blocks;
-    const auto write_result = [&](const Acc& total) {
-      write(total);
-      epoch_word(temp).store(epoch + 1, cuda::memory_order_relaxed);
+    const auto write_result = [&](const Acc& total, bool stalled) {
+      if (stalled) {
+#ifdef WARPFOLD_TRAP_ON_STALLED_COMBINE
+        __trap();
+#endif
+        write_stalled();
+        status_word().store(kStalledCombine | (epoch & ~kStalledCombine), cuda::memory_order_relaxed);
+      } else {
+        write(total);
+      }
+      epoch_word().store(epoch + 1, cuda::memory_order_relaxed);
     };
     if (sizeof(Acc) <= 8 && gridDim.x <= kWarpCombineMaxBlocks) {
       finish_in_warp(block_total, op, write_result);
@@ -163,6 +240,9 @@ struct grid_combine {
   }
 
  private:
+  __device__ __forceinline__ device_word epoch_word() const { return device_word(temp[0]); }
+  __device__ __forceinline__ device_word status_word() const { return device_word(temp[1]); }
+
   // Up to 32 blocks of partials of up to 8 bytes: warp 0 alone finishes. Thread 0 holds the
   // block's partial, so no barrier is needed to pass the combiner its own partial (a shuffle) or
   // to let the other warps leave. Lane b polls block b, and the warp reduction folds the
@@ -171,11 +251,18 @@ struct grid_combine {
   __device__ __forceinline__ void finish_in_warp(const Acc& block_total, Op op, WriteResult& write_result) {
     if (threadIdx.x >= 32) return;
     const Acc own = warp::shuffle_idx(block_total, 0);
+    bool stalled = false;
+    bounded_wait wait{timeout_ns};
     while (polls_first && !parts.reload_stale(threadIdx.x, first_seen)) {
+      if (!wait.again()) {
+        stalled = true;
+        break;
+      }
     }
     // The lanes leave the poll at different times; reconverged, the warp's shuffles take their
     // fast path.
     __syncwarp();
+    stalled = __any_sync(warp::kFullMask, stalled);
     Acc partial{};
     if (threadIdx.x < gridDim.x) partial = threadIdx.x == blockIdx.x ? own : parts.value(first_seen);
     // As few shuffle steps as the grid needs (a uniform branch; bitwise the same result).
@@ -183,24 +270,30 @@ struct grid_combine {
     const Acc total = blocks <= 8    ? warp::reduce_down_partial<8>(partial, op, blocks)
                       : blocks <= 16 ? warp::reduce_down_partial<16>(partial, op, blocks)
                                      : warp::reduce_down_partial<32>(partial, op, blocks);
-    if (threadIdx.x == 0) write_result(total);
+    if (threadIdx.x == 0) write_result(total, stalled);
   }
 
   // Any grid: thread t folds the partials of blocks t, t + Threads, … in order (the combiner's
-  // own from shared memory), polling kPollsInFlight of them at a time, every stale word of them
-  // reloaded in each round, so that a large grid costs one L2 round trip per round, not one per
-  // partial.
+  // own from shared memory), polling several of them at a time (as many as fit the policy's
+  // words in flight), every stale word of them reloaded in each round, so that a large grid costs
+  // one L2 round trip per round, not one per partial.
   template <class WriteResult>
   __device__ __forceinline__ void finish_in_block(const Acc& block_total, Op op,
                                                   block::reduce_storage<Acc, Threads>& storage,
                                                   WriteResult& write_result) {
-    constexpr unsigned kPollsInFlight = compiled_policy().combine_polls_in_flight;
+    constexpr unsigned kWordsInFlight = compiled_policy().combine_words_in_flight;
+    constexpr unsigned kPollsInFlight = kWordsInFlight > kWords ? kWordsInFlight / kWords : 1;
     __shared__ alignas(Acc) unsigned char combiner_own_bytes[sizeof(Acc)];  // raw: Acc may have a constructor
-    if (threadIdx.x == 0) memcpy(combiner_own_bytes, &block_total, sizeof(Acc));
+    __shared__ bool any_stalled;
+    if (threadIdx.x == 0) {
+      memcpy(combiner_own_bytes, &block_total, sizeof(Acc));
+      any_stalled = false;
+    }
     __syncthreads();  // also: every thread is past the block reduction, so `storage` may be reused
     Acc combiner_own;
     memcpy(&combiner_own, combiner_own_bytes, sizeof(Acc));
     thread_fold<Acc, Op, no_form> g{Acc{}, false, op};
+    bounded_wait wait{timeout_ns};
     for (unsigned base = 0; base < gridDim.x; base += Threads * kPollsInFlight) {
       unsigned long long seen[kPollsInFlight][kWords];
       const auto block_of = [&](unsigned k) { return base + k * Threads + threadIdx.x; };
@@ -218,6 +311,10 @@ struct grid_combine {
 #pragma unroll
         for (unsigned k = 0; k < kPollsInFlight; ++k)
           if (polled(k) && !parts.reload_stale(block_of(k), seen[k])) waiting = true;
+        if (waiting && !wait.again()) {
+          any_stalled = true;  // read by thread 0 after the block reduction's barriers
+          break;
+        }
       }
       __syncwarp();  // as in finish_in_warp: the lanes reconverge before the shuffles
 #pragma unroll
@@ -226,7 +323,7 @@ struct grid_combine {
       }
     }
     const Acc total = block::reduce<Threads>(g.acc, op, int(min(Threads, gridDim.x)), storage);
-    if (threadIdx.x == 0) write_result(total);
+    if (threadIdx.x == 0) write_result(total, any_stalled);
   }
 };
 

@@ -16,12 +16,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 
 namespace warpfold::detail {
 
-// This process's salt for the partials' tags (launch_tag): random, drawn once, so that tagged
-// words another process left in memory do not match this one's.
+// This process's salt for the partials' tags (call_key): random, drawn once, so that tagged words
+// another process left in memory do not match this one's.
 inline unsigned long long process_salt() {
   static const unsigned long long salt = [] {
     std::random_device device;
@@ -29,6 +30,25 @@ inline unsigned long long process_salt() {
     return mix64(x ^ uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
   }();
   return salt;
+}
+
+// The number of this call among the process's reduces (from 1): each call's partials carry their
+// own tag. One counter for the whole program (an inline function's static).
+inline unsigned long long next_call() {
+  static std::atomic<unsigned long long> calls{0};
+  return calls.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+// The bound on the combiner's wait for a partial: 10 s, or WARPFOLD_COMBINE_TIMEOUT_MS
+// milliseconds (read once; tests that provoke a stalled combine shorten it).
+inline unsigned long long combine_timeout_ns() {
+  static const unsigned long long ns = [] {
+    const char* text = std::getenv("WARPFOLD_COMBINE_TIMEOUT_MS");
+    char* end = nullptr;
+    const unsigned long long ms = text ? std::strtoull(text, &end, 10) : 0;
+    return (text && end != text && *end == '\0' && ms > 0 ? ms : 10000ull) * 1000000ull;
+  }();
+  return ns;
 }
 
 // Which kernel a reduce launches: chosen by size (every public entry point), or named (tests and
@@ -154,7 +174,8 @@ cudaError_t launch_reduce(const current_device& current, const kernel_capacity& 
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
   constexpr auto kernel = single_pass_kernel<Kind, T, Acc, Out, Op, Form>;
   const reduce_policy policy = policy_for_arch(capacity.arch);
-  params_t p{d_in, n, {}, static_cast<unsigned long long*>(d_temp), d_out, init, op, form, process_salt()};
+  params_t p{d_in,  n,  {}, static_cast<unsigned long long*>(d_temp), d_out, init, op, form,
+             call_key(next_call(), process_salt()), combine_timeout_ns()};
   // Just past one partial per combiner thread, the grid halves where partials are small.
   const unsigned shaped_up_to = sizeof(Acc) <= 8 ? policy.threads : 0;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, policy.threads,

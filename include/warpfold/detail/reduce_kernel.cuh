@@ -18,6 +18,7 @@
 #include <warpfold/detail/tile_loader.cuh>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace warpfold::detail {
 
@@ -33,12 +34,13 @@ struct reduce_params {
   const T* in;
   uint64_t n;
   reduce_plan plan;
-  unsigned long long* temp;  // tagged_partial_bytes<Acc>(gridDim.x): the epoch, then the partials
+  unsigned long long* temp;  // tagged_partial_bytes<Acc>(gridDim.x): the header, then the partials
   Out* out;
   Acc init;
   Op op;
   Form form;
-  unsigned long long salt;  // this process's, for launch_tag
+  unsigned long long key;         // the call's key (call_key), for the partials' tags
+  unsigned long long timeout_ns;  // the bound on the combiner's wait
 };
 
 // The scalar head and tail of the input (fewer than a vector's elements each), read by the first
@@ -138,7 +140,7 @@ __global__ void __launch_bounds__(kThreads,
   using loader_t = tile_loader<T, kThreads, compiled_policy().vectors(Kind)>;
   __shared__ block::reduce_storage<Acc, kThreads> storage;
 
-  auto combine = grid_combine<Acc, Op, kThreads>::enter(p.temp, p.salt);
+  auto combine = grid_combine<Acc, Op, kThreads>::enter(p.temp, p.key, p.timeout_ns);
   const scalar_ends<T> ends = scalar_ends<T>::load(p.in, p.plan, vector_elements<T>);
   const loader_t loader{{p.in, p.plan.head, p.plan.vectors}};
   thread_fold<Acc, Op, typename Params::form_type> f{Acc{}, false, p.op, p.form};
@@ -160,7 +162,10 @@ __global__ void __launch_bounds__(kThreads,
     combine.store_partial(block_total);
     return;
   }
-  combine.finish(block_total, p.op, storage, [&](const Acc& total) { *p.out = p.form.finish(p.op, p.init, total, true); });
+  using Out = std::remove_pointer_t<decltype(p.out)>;
+  combine.finish(
+      block_total, p.op, storage, [&](const Acc& total) { *p.out = p.form.finish(p.op, p.init, total, true); },
+      [&] { *p.out = stalled_result<Out>(); });
 }
 
 }  // namespace warpfold::detail

@@ -33,7 +33,7 @@ struct reduce_policy {
   unsigned bulk_stages;             // tiles in flight per block in the bulk kernel (0: no bulk copies)
   unsigned single_block_max_tiles;  // inputs of up to this many tiles take one block
   unsigned warp_combine_max_blocks; // grids up to this size combine in warp 0 alone
-  unsigned combine_polls_in_flight; // partials each combiner thread polls at once beyond that
+  unsigned combine_words_in_flight; // partial words each combiner thread polls at once beyond that
   uint64_t wide_above_bytes;        // inputs above this take the wide kernel...
   uint64_t bulk_above_bytes;        // ...and above this the bulk kernel, where it exists
 
@@ -48,10 +48,11 @@ struct reduce_policy {
 
 // Hopper (compute capability 9.0 and up): the policy every value was measured with.
 // 48 registers (5 blocks of 256) keep a narrow tile's 4 loads in flight, 80 (3 blocks) the wide
-// tile's 8; 3 bulk stages of 32 KiB allow 2 blocks per SM. (Functions, not variables, so that
+// tile's 8; 3 bulk stages of 32 KiB allow 2 blocks per SM; a combiner thread polls 8 words (4
+// partials of up to 8 bytes) at once. (Functions, not variables, so that
 // device code can evaluate them at compile time.)
 WARPFOLD_HOST_DEVICE constexpr reduce_policy hopper_policy() {
-  return {900, 256, 16, 4, 8, 5, 3, 2, 3, 2, 32, 4, uint64_t(4) << 20, uint64_t(256) << 20};
+  return {900, 256, 16, 4, 8, 5, 3, 2, 3, 2, 32, 8, uint64_t(4) << 20, uint64_t(256) << 20};
 }
 // Ampere and Ada (8.x): Hopper's values without bulk copies (5 blocks of 48 registers fit every
 // 8.x SM: at least 1536 threads and 64 K registers).
