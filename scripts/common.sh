@@ -126,3 +126,28 @@ configure_and_build() {
   configure "$@"
   build
 }
+
+# The Python modules among "$@" that python3 cannot import (all of them without python3).
+missing_python_modules() {
+  command -v python3 >/dev/null 2>&1 || { echo "python3"; return 0; }
+  python3 -c 'import importlib.util, sys; print(" ".join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))' "$@"
+}
+
+# Builds the Python package's wheel offline, with the build dependencies python3 already has
+# (--no-build-isolation), and installs it into folder $1 (for PYTHONPATH), leaving site-packages
+# alone. Further arguments go to pip wheel (-C cmake.define.X=Y, say). The build log goes to
+# build-python/pip-wheel.log; its tail is shown when the build fails.
+install_python_package() {
+  local site="$1" wheels log="$WARPFOLD_ROOT/build-python/pip-wheel.log"
+  shift
+  mkdir -p "$(dirname "$log")"
+  wheels="$(mktemp -d)"
+  if ! python3 -m pip wheel -v --no-build-isolation --no-deps --no-index -w "$wheels" "$@" "$WARPFOLD_ROOT" >"$log" 2>&1; then
+    tail -25 "$log" >&2
+    rm -rf "$wheels"
+    die "building the Python package failed (log: $log)"
+  fi
+  python3 -m pip install -q --no-deps --no-index --upgrade --target "$site" "$wheels"/warpfold-*.whl ||
+    die "installing the Python package into $site failed"
+  rm -rf "$wheels"
+}

@@ -12,6 +12,8 @@ rc=0
 # --no-tests=error: a build that registered no test (tests switched off, say) fails, not passes.
 ctest --output-on-failure --no-tests=error -j "$(nproc 2>/dev/null || echo 2)" \
   --output-junit "$BUILD_DIR/ctest-results.xml" || rc=$?
+# The Python package (skipped, with the reason, where Python or its build dependencies are missing).
+"$WARPFOLD_ROOT/scripts/python-test.sh" || rc=$?
 if ctest --show-only=json-v1 >"$BUILD_DIR/ctest-tests.json" 2>/dev/null && [ -s "$BUILD_DIR/ctest-results.xml" ]; then
   log "$(python3 "$WARPFOLD_ROOT/scripts/ctest_summary.py" "$BUILD_DIR/ctest-tests.json" "$BUILD_DIR/ctest-results.xml")"
 fi

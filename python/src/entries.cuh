@@ -1,0 +1,207 @@
+#pragma once
+// Builds the module's entries (entries.hpp) from the library's public API: warpfold::reduce for
+// the folds, warpfold::argmin / argmax for the index searches. Included by each entries_*.cu,
+// which lists the signatures of its dtype family.
+
+#include "entries.hpp"
+
+#include <warpfold/ops.cuh>
+#include <warpfold/reduce.cuh>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace warpfold::python {
+
+// The dtype names the Python side uses for each C++ type.
+template <class T>
+constexpr const char* dtype_name() {
+  if constexpr (std::is_same_v<T, int8_t>) return "int8";
+  else if constexpr (std::is_same_v<T, uint8_t>) return "uint8";
+  else if constexpr (std::is_same_v<T, int16_t>) return "int16";
+  else if constexpr (std::is_same_v<T, uint16_t>) return "uint16";
+  else if constexpr (std::is_same_v<T, int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, uint32_t>) return "uint32";
+  else if constexpr (std::is_same_v<T, int64_t>) return "int64";
+  else if constexpr (std::is_same_v<T, uint64_t>) return "uint64";
+  else if constexpr (std::is_same_v<T, __half>) return "float16";
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bfloat16";
+  else if constexpr (std::is_same_v<T, float>) return "float32";
+  else if constexpr (std::is_same_v<T, double>) return "float64";
+  else static_assert(sizeof(T) == 0, "a dtype the module has no name for");
+}
+
+template <class T>
+inline constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, __half> ||
+                                      std::is_same_v<T, __nv_bfloat16>;
+
+// The largest and smallest value of T, infinities for floating types: the starting values of
+// min and max (the Python side never asks either of an empty array).
+template <class T>
+T highest() {
+  if constexpr (is_float_like<T>) return T(std::numeric_limits<float>::infinity());
+  else return std::numeric_limits<T>::max();
+}
+template <class T>
+T lowest() {
+  if constexpr (is_float_like<T>) return T(-std::numeric_limits<float>::infinity());
+  else return std::numeric_limits<T>::lowest();
+}
+
+// The folds: an operator of ops.cuh, the name Python knows it by and its starting value. A float
+// sum starts from -0.0, the identity of IEEE addition (+0.0 would turn a sum of -0.0 into +0.0).
+// Integer sums and products accumulate in unsigned types: they wrap modulo 2^bits by definition,
+// which gives the two's-complement bits of the signed result as well.
+template <class Op>
+constexpr const char* fold_name() {
+  if constexpr (std::is_same_v<Op, warpfold::plus>) return "sum";
+  else if constexpr (std::is_same_v<Op, warpfold::multiplies>) return "prod";
+  else if constexpr (std::is_same_v<Op, warpfold::minimum>) return "min";
+  else if constexpr (std::is_same_v<Op, warpfold::maximum>) return "max";
+  else if constexpr (std::is_same_v<Op, warpfold::bit_and>) return "and";
+  else if constexpr (std::is_same_v<Op, warpfold::bit_or>) return "or";
+  else if constexpr (std::is_same_v<Op, warpfold::bit_xor>) return "xor";
+  else static_assert(sizeof(Op) == 0, "an operator the module has no name for");
+}
+
+template <class Op, class Acc>
+Acc fold_init() {
+  if constexpr (std::is_same_v<Op, warpfold::plus>) return std::is_floating_point_v<Acc> ? Acc(-0.0) : Acc(0);
+  else if constexpr (std::is_same_v<Op, warpfold::multiplies>) return Acc(1);
+  else if constexpr (std::is_same_v<Op, warpfold::minimum>) return highest<Acc>();
+  else if constexpr (std::is_same_v<Op, warpfold::maximum>) return lowest<Acc>();
+  else if constexpr (std::is_same_v<Op, warpfold::bit_and>) return Acc(~Acc(0));
+  else return Acc(0);  // bit_or, bit_xor
+}
+
+template <class T, class Acc, class Out>
+std::string entry_key(const char* op) {
+  return std::string(op) + "/" + dtype_name<T>() + "/" + dtype_name<Acc>() + "/" + dtype_name<Out>();
+}
+
+// --- folds into the accumulator type ----------------------------------------------------------
+
+template <class Op, class T, class Acc>
+cudaError_t fold_temp_bytes(size_t& bytes) {
+  return warpfold::reduce(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<Acc*>(nullptr), 0, Op{},
+                          fold_init<Op, Acc>(), nullptr);
+}
+
+template <class Op, class T, class Acc>
+cudaError_t fold_run(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n, cudaStream_t stream) {
+  return warpfold::reduce(temp, temp_bytes, static_cast<const T*>(in), static_cast<Acc*>(out), n, Op{},
+                          fold_init<Op, Acc>(), stream);
+}
+
+// --- folds whose result is narrowed (a float accumulator returned as float16 or bfloat16) --------
+// The reduce writes its Acc into a slot at the end of the temp storage, and one thread converts it
+// into *out: warpfold::reduce writes its accumulator type only.
+
+constexpr size_t kSlotBytes = 16;
+constexpr size_t align_slot(size_t bytes) { return (bytes + kSlotBytes - 1) / kSlotBytes * kSlotBytes; }
+
+template <class Acc, class Out>
+__global__ void narrow_result(const Acc* slot, Out* out) {
+  *out = Out(*slot);
+}
+
+template <class Op, class T, class Acc, class Out>
+cudaError_t narrowed_temp_bytes(size_t& bytes) {
+  static_assert(sizeof(Acc) <= kSlotBytes);
+  size_t fold_bytes = 0;
+  const cudaError_t rc = fold_temp_bytes<Op, T, Acc>(fold_bytes);
+  bytes = align_slot(fold_bytes) + kSlotBytes;
+  return rc;
+}
+
+template <class Op, class T, class Acc, class Out>
+cudaError_t narrowed_run(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n, cudaStream_t stream) {
+  if (temp_bytes < kSlotBytes) return cudaErrorInvalidValue;
+  const size_t fold_bytes = temp_bytes - kSlotBytes;
+  Acc* slot = reinterpret_cast<Acc*>(static_cast<unsigned char*>(temp) + fold_bytes);
+  if (cudaError_t rc = fold_run<Op, T, Acc>(temp, fold_bytes, in, slot, n, stream); rc != cudaSuccess) return rc;
+  Out* typed_out = static_cast<Out*>(out);
+  void* args[] = {&slot, &typed_out};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(&narrow_result<Acc, Out>), dim3(1), dim3(1), args, 0, stream);
+}
+
+// --- argmin / argmax ----------------------------------------------------------------------------
+// The result is a key_value<T>: 16 bytes, the index (uint64) at byte 8, where the Python side
+// reads it as the second of two int64 words.
+
+template <class T>
+constexpr bool index_at_byte_8() {
+  return sizeof(warpfold::key_value<T>) == 16 && offsetof(warpfold::key_value<T>, index) == 8;
+}
+
+template <bool Max, class T>
+cudaError_t search_temp_bytes(size_t& bytes) {
+  auto* out = static_cast<warpfold::key_value<T>*>(nullptr);
+  if constexpr (Max) return warpfold::argmax(nullptr, bytes, static_cast<const T*>(nullptr), out, 0, nullptr);
+  else return warpfold::argmin(nullptr, bytes, static_cast<const T*>(nullptr), out, 0, nullptr);
+}
+
+template <bool Max, class T>
+cudaError_t search_run(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n, cudaStream_t stream) {
+  static_assert(index_at_byte_8<T>(), "the Python side reads the index at byte 8");
+  auto* typed_out = static_cast<warpfold::key_value<T>*>(out);
+  if constexpr (Max) return warpfold::argmax(temp, temp_bytes, static_cast<const T*>(in), typed_out, n, stream);
+  else return warpfold::argmin(temp, temp_bytes, static_cast<const T*>(in), typed_out, n, stream);
+}
+
+// --- what each family lists -----------------------------------------------------------------------
+
+// Fold of T into each accumulator in Accs, the result of the accumulator's own type.
+template <class Op, class T, class... Accs>
+void add_folds(std::vector<entry>& table) {
+  (table.push_back({entry_key<T, Accs, Accs>(fold_name<Op>()), &fold_temp_bytes<Op, T, Accs>, &fold_run<Op, T, Accs>}),
+   ...);
+}
+
+// Sums and products of T into each accumulator in Accs.
+template <class T, class... Accs>
+void add_sums_and_products(std::vector<entry>& table) {
+  add_folds<warpfold::plus, T, Accs...>(table);
+  add_folds<warpfold::multiplies, T, Accs...>(table);
+}
+
+// Fold of T in float, the result converted to each type in Outs.
+template <class Op, class T, class... Outs>
+void add_narrowed_folds(std::vector<entry>& table) {
+  (table.push_back({entry_key<T, float, Outs>(fold_name<Op>()), &narrowed_temp_bytes<Op, T, float, Outs>,
+                    &narrowed_run<Op, T, float, Outs>}),
+   ...);
+}
+
+// Sums and products of T in float, the result converted to each type in Outs.
+template <class T, class... Outs>
+void add_narrowed_sums_and_products(std::vector<entry>& table) {
+  add_narrowed_folds<warpfold::plus, T, Outs...>(table);
+  add_narrowed_folds<warpfold::multiplies, T, Outs...>(table);
+}
+
+// min, max, argmin and argmax of each type in Ts (min and max fold in the type itself).
+template <class... Ts>
+void add_searches(std::vector<entry>& table) {
+  (add_folds<warpfold::minimum, Ts, Ts>(table), ...);
+  (add_folds<warpfold::maximum, Ts, Ts>(table), ...);
+  (table.push_back({entry_key<Ts, Ts, int64_t>("argmin"), &search_temp_bytes<false, Ts>, &search_run<false, Ts>}), ...);
+  (table.push_back({entry_key<Ts, Ts, int64_t>("argmax"), &search_temp_bytes<true, Ts>, &search_run<true, Ts>}), ...);
+}
+
+// and, or, xor of each unsigned type in Us (signed inputs share them: the bits are the same).
+template <class... Us>
+void add_bitwise(std::vector<entry>& table) {
+  static_assert((std::is_unsigned_v<Us> && ...), "bitwise folds are listed once, for the unsigned type");
+  (add_folds<warpfold::bit_and, Us, Us>(table), ...);
+  (add_folds<warpfold::bit_or, Us, Us>(table), ...);
+  (add_folds<warpfold::bit_xor, Us, Us>(table), ...);
+}
+
+}  // namespace warpfold::python

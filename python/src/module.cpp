@@ -1,0 +1,168 @@
+// warpfold._warpfold: the compiled half of the Python package. It runs one reduce on pointers the
+// Python side has checked and allocated through the caller's framework (warpfold/_core.py), and
+// answers the questions about memory and streams that need the CUDA runtime. Every CUDA error
+// becomes a RuntimeError that names it; the ones meaning "no usable GPU" say so first.
+
+#include "entries.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace warpfold::python {
+namespace {
+
+const std::vector<entry>& table() {
+  static const std::vector<entry> entries = [] {
+    std::vector<entry> t;
+    add_small_int_entries(t);
+    add_int32_entries(t);
+    add_int64_entries(t);
+    add_float_entries(t);
+    add_half_entries(t);
+    return t;
+  }();
+  return entries;
+}
+
+bool means_no_device(cudaError_t rc) {
+  return rc == cudaErrorNoDevice || rc == cudaErrorInsufficientDriver || rc == cudaErrorInvalidDevice ||
+         rc == cudaErrorInitializationError || rc == cudaErrorCompatNotSupportedOnDevice ||
+         rc == cudaErrorSystemDriverMismatch;
+}
+
+void check(cudaError_t rc, const char* what) {
+  if (rc == cudaSuccess) return;
+  std::string message = std::string(what) + ": " + cudaGetErrorName(rc) + " (" + cudaGetErrorString(rc) + ")";
+  if (means_no_device(rc)) message = "no usable CUDA device: " + message;
+  throw std::runtime_error(message);
+}
+
+// Makes `device` current for one call and restores the caller's device after it.
+class device_scope {
+ public:
+  explicit device_scope(int device) : device_(device) {
+    check(cudaGetDevice(&previous_), "cudaGetDevice");
+    if (previous_ != device_) check(cudaSetDevice(device_), "cudaSetDevice");
+  }
+  ~device_scope() {
+    if (previous_ != device_) cudaSetDevice(previous_);
+  }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+ private:
+  int device_;
+  int previous_ = 0;
+};
+
+const entry& entry_at(size_t index) {
+  if (index >= table().size()) throw std::out_of_range("no reduce entry " + std::to_string(index));
+  return table()[index];
+}
+
+std::vector<std::string> entry_keys() {
+  std::vector<std::string> keys;
+  for (const entry& e : table()) keys.push_back(e.key);
+  return keys;
+}
+
+size_t temp_bytes(size_t index, int device) {
+  device_scope scope(device);
+  size_t bytes = 0;
+  check(entry_at(index).temp_bytes(bytes), "warpfold temp storage query");
+  return bytes;
+}
+
+void run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
+         uintptr_t stream) {
+  device_scope scope(device);
+  check(entry_at(index).run(reinterpret_cast<void*>(temp), bytes, reinterpret_cast<const void*>(in),
+                            reinterpret_cast<void*>(out), n, reinterpret_cast<cudaStream_t>(stream)),
+        "warpfold reduce");
+}
+
+// Where a pointer lives: ("device", id), ("managed", id), ("host", -1) for pinned or registered
+// host memory, ("unregistered", -1) for memory CUDA does not know (plain host memory).
+std::tuple<std::string, int> pointer_location(uintptr_t pointer) {
+  cudaPointerAttributes attributes{};
+  check(cudaPointerGetAttributes(&attributes, reinterpret_cast<const void*>(pointer)), "cudaPointerGetAttributes");
+  switch (attributes.type) {
+    case cudaMemoryTypeDevice: return {"device", attributes.device};
+    case cudaMemoryTypeManaged: return {"managed", attributes.device};
+    case cudaMemoryTypeHost: return {"host", -1};
+    default: return {"unregistered", -1};
+  }
+}
+
+int stream_device(uintptr_t stream) {
+  int device = -1;
+  check(cudaStreamGetDevice(reinterpret_cast<cudaStream_t>(stream), &device), "cudaStreamGetDevice");
+  return device;
+}
+
+// Makes `stream` wait for the work queued so far on `producer` (without the host waiting).
+void order_after(uintptr_t stream, uintptr_t producer) {
+  cudaEvent_t event = nullptr;
+  check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  cudaError_t rc = cudaEventRecord(event, reinterpret_cast<cudaStream_t>(producer));
+  if (rc == cudaSuccess) rc = cudaStreamWaitEvent(reinterpret_cast<cudaStream_t>(stream), event, 0);
+  cudaEventDestroy(event);
+  check(rc, "ordering the reduce after the producer's stream");
+}
+
+int device_count() {
+  int count = 0;
+  const cudaError_t rc = cudaGetDeviceCount(&count);
+  if (means_no_device(rc)) return 0;
+  check(rc, "cudaGetDeviceCount");
+  return count;
+}
+
+// The DLPack description of any array nanobind can import (__dlpack__ or the buffer protocol):
+// (data pointer, shape, strides in elements, dtype (code, bits, lanes), device (type, id)).
+using dlpack_view_t = std::tuple<uintptr_t, std::vector<int64_t>, std::vector<int64_t>, std::tuple<int, int, int>,
+                                 std::tuple<int, int>>;
+
+dlpack_view_t dlpack_view(nb::ndarray<nb::ro> array) {
+  std::vector<int64_t> shape, strides;
+  for (size_t i = 0; i < array.ndim(); ++i) {
+    shape.push_back(int64_t(array.shape(i)));
+    strides.push_back(array.stride(i));
+  }
+  const nb::dlpack::dtype dtype = array.dtype();
+  return {reinterpret_cast<uintptr_t>(array.data()), shape, strides, {int(dtype.code), int(dtype.bits), int(dtype.lanes)},
+          {array.device_type(), array.device_id()}};
+}
+
+}  // namespace
+}  // namespace warpfold::python
+
+NB_MODULE(_warpfold, m) {
+  using namespace warpfold::python;
+  m.doc() = "warpfold's compiled reduces; the API is the package warpfold";
+  m.def("entry_keys", &entry_keys, "The compiled reduces, as 'op/input/accumulator/output' in table order.");
+  m.def("temp_bytes", &temp_bytes, nb::arg("index"), nb::arg("device"),
+        "Temp storage bytes of entry `index` on `device` (fixed per entry and device).");
+  m.def("run", &run, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("n"), nb::arg("out"),
+        nb::arg("temp"), nb::arg("temp_bytes"), nb::arg("stream"),
+        "Launches entry `index` on `stream`; returns at once (no synchronisation).");
+  m.def("pointer_location", &pointer_location, nb::arg("pointer"), "('device'|'managed'|'host'|'unregistered', id)");
+  m.def("stream_device", &stream_device, nb::arg("stream"), "The device a CUDA stream belongs to.");
+  m.def("order_after", &order_after, nb::arg("stream"), nb::arg("producer"),
+        "Makes `stream` wait for the work queued on `producer` (no host synchronisation).");
+  m.def("device_count", &device_count, "CUDA devices visible (0 without a driver or device).");
+  m.def("dlpack_view", &dlpack_view, nb::arg("array"),
+        "(data, shape, strides, (code, bits, lanes), (device_type, device_id)) of a DLPack or buffer array.");
+}

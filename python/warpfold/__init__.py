@@ -1,0 +1,13 @@
+"""warpfold: reductions of PyTorch, CuPy and any DLPack or __cuda_array_interface__ array on the
+GPU, zero-copy, on the caller's stream. See warpfold._api for the rules every function follows."""
+
+from ._api import argmax, argmin, max, min, prod, reduce, sum
+
+try:
+    from importlib.metadata import PackageNotFoundError, version
+
+    __version__ = version("warpfold")
+except PackageNotFoundError:  # imported from a source tree
+    __version__ = "unknown"
+
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "reduce"]

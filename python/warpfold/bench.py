@@ -1,0 +1,341 @@
+"""python -m warpfold.bench: warpfold.sum against torch.sum, cupy.sum and cuda.compute.reduce_into.
+
+Every contender reads the same device buffer (CuPy and cuda.compute see the PyTorch tensor
+without a copy). Per size and dtype: warm-up rounds, then rounds in which each contender is timed
+once with CUDA events around the call, from an idle GPU, in an order that rotates from round to
+round. Reported: each contender's median time and spread, and the median of the per-round ratios
+(their time / warpfold's, above 1: warpfold is faster) with a bootstrap 95% interval. Also the
+per-call host time at 2^10 (calls issued back to back, no waiting in between).
+Writes python-<GPU>-<date>.json (beside the C++ bench's reduce-*.json) into --out, default $OUT
+or bench/results, and prints a summary table last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+DEFAULT_LOG2_SIZES = (10, 12, 16, 20, 24, 28)
+ALL_LOG2_SIZES = tuple(range(10, 31))
+DEFAULT_DTYPES = ("float32", "float64", "float16", "bfloat16", "int32", "int8")
+CONTENDERS = ("warpfold", "torch", "cupy", "cccl")
+
+
+# --- statistics (pure Python: unit-tested without a GPU) ---------------------------------------
+
+def bootstrap_median_interval(values: Sequence[float], resamples: int = 2000, seed: int = 1) -> Tuple[float, float]:
+    """The 95% percentile-bootstrap interval of the median of `values`."""
+    if len(values) < 2:
+        return (values[0], values[0]) if values else (float("nan"), float("nan"))
+    rng = random.Random(seed)
+    medians = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples))
+    return medians[int(0.025 * (resamples - 1))], medians[int(round(0.975 * (resamples - 1)))]
+
+
+def summarize(times_us: Sequence[float]) -> Dict[str, float]:
+    ordered = sorted(times_us)
+    return {"median_us": statistics.median(ordered), "min_us": ordered[0], "max_us": ordered[-1],
+            "p10_us": ordered[int(0.1 * (len(ordered) - 1))], "p90_us": ordered[int(0.9 * (len(ordered) - 1))]}
+
+
+def gpu_tag(device_name: str) -> str:
+    """'NVIDIA H100 80GB HBM3' -> 'H100': the first word with a digit, after the vendor's words."""
+    words = [w for w in re.split(r"[\s_]+", device_name) if w.upper() not in ("NVIDIA", "GEFORCE", "TESLA", "QUADRO")]
+    for i, word in enumerate(words):
+        if any(c.isdigit() for c in word):
+            prefix = words[i - 1] + "-" if i > 0 and words[i - 1].upper() in ("RTX", "GTX") else ""
+            return re.sub(r"[^A-Za-z0-9.-]", "", prefix + word) or "GPU"
+    return "GPU"
+
+
+def result_path(directory: str, tag: str, day: str) -> str:
+    """python-<tag>-<day>.json in `directory`, with -2, -3, ... where that name is taken."""
+    path = os.path.join(directory, f"python-{tag}-{day}.json")
+    k = 2
+    while os.path.exists(path):
+        path = os.path.join(directory, f"python-{tag}-{day}-{k}.json")
+        k += 1
+    return path
+
+
+def parse_sizes(text: str) -> Tuple[int, ...]:
+    """'10,20,28' or '10-30' (log2 of the element counts)."""
+    sizes: List[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = (int(v) for v in part.split("-"))
+            sizes.extend(range(lo, hi + 1))
+        elif part.strip():
+            sizes.append(int(part))
+    if not sizes or any(s < 0 or s > 34 for s in sizes):
+        raise argparse.ArgumentTypeError(f"sizes are log2 element counts from 0 to 34, not {text!r}")
+    return tuple(sizes)
+
+
+def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m warpfold.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=parse_sizes, default=DEFAULT_LOG2_SIZES,
+                        help="log2 element counts, e.g. 10,20,28 or 10-30 (default: %(default)s)")
+    parser.add_argument("--all-sizes", action="store_true", help="every power of two from 2^10 to 2^30")
+    parser.add_argument("--dtypes", default=",".join(DEFAULT_DTYPES), help="comma-separated (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=30, help="timed rounds per size and dtype (default: %(default)s)")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default: %(default)s)")
+    parser.add_argument("--overhead-calls", type=int, default=2000,
+                        help="back-to-back calls for the per-call host time at 2^10 (default: %(default)s)")
+    parser.add_argument("--no-cccl", action="store_true", help="leave cuda.compute out")
+    parser.add_argument("--out", default=None, help="folder for the JSON (default: $OUT, else bench/results, else .)")
+    args = parser.parse_args(argv)
+    if args.all_sizes:
+        args.sizes = ALL_LOG2_SIZES
+    if args.rounds < 2 or args.warmup < 0 or args.overhead_calls < 1:
+        parser.error("--rounds must be at least 2, --warmup at least 0, --overhead-calls at least 1")
+    args.dtypes = tuple(d.strip() for d in args.dtypes.split(",") if d.strip())
+    return args
+
+
+# --- the contenders --------------------------------------------------------------------------
+
+class Contender(NamedTuple):
+    name: str
+    call: Callable[[], object]
+
+
+def make_input(torch, dtype: str, n: int):
+    """Random data (never zeros): floats in [-1/2, 1], integers in [-100, 100], bool half set."""
+    if dtype == "bool":
+        return torch.rand(n, device="cuda") < 0.5
+    if dtype in ("float16", "bfloat16", "float32", "float64"):
+        return (torch.rand(n, device="cuda", dtype=torch.float32) * 1.5 - 0.5).to(getattr(torch, dtype))
+    low = 0 if dtype.startswith("uint") else -100
+    return torch.randint(low, 101, (n,), device="cuda", dtype=getattr(torch, dtype))
+
+
+def contenders(x, dtype: str, skip: Dict[str, str], use_cccl: bool) -> List[Contender]:
+    """The calls to time on tensor x, each returning its result and each tried once here (which
+    also compiles what the library compiles on first use); `skip` collects why one is missing."""
+    import torch
+
+    import warpfold
+
+    found = [Contender("warpfold", lambda: warpfold.sum(x)), Contender("torch", lambda: torch.sum(x))]
+    try:
+        import cupy
+
+        xc = cupy.from_dlpack(x)
+        found.append(Contender("cupy", lambda: cupy.sum(xc)))
+        found[-1].call()
+    except Exception as error:  # noqa: BLE001 (any failure leaves the contender out, with the reason)
+        skip[f"cupy {dtype}"] = _reason(error)
+        return found[:2]
+    if use_cccl:
+        try:
+            found.append(cccl_contender(cupy, xc, dtype))
+        except Exception as error:  # noqa: BLE001
+            skip[f"cuda.compute {dtype}"] = _reason(error)
+    return found
+
+
+def _reason(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}".splitlines()[0][:160]
+
+
+def cccl_contender(cupy, xc, dtype: str) -> Contender:
+    """cuda.compute.reduce_into with OpKind.PLUS, accumulating as warpfold does (64-bit integers,
+    float32 for half types); its result is the one-element output array."""
+    import numpy as np
+    from cuda import compute
+
+    acc = {"float64": np.float64, "float32": np.float32, "float16": np.float32, "bfloat16": np.float32}.get(dtype, np.int64)
+    out = cupy.empty(1, dtype=acc)
+    init = np.zeros(1, dtype=acc)
+    n = xc.size
+
+    def call():
+        compute.reduce_into(xc, out, compute.OpKind.PLUS, n, init)
+        return out
+
+    call()  # builds (JIT-compiles) the reduce once, here
+    return Contender("cccl", call)
+
+
+# --- timing ------------------------------------------------------------------------------------
+
+def time_rounds(torch, found: List[Contender], rounds: int, warmup: int) -> Dict[str, List[float]]:
+    """µs per call of each contender, one call per round, order rotating, events around each."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times: Dict[str, List[float]] = {c.name: [] for c in found}
+    torch.cuda.synchronize()
+    for r in range(warmup + rounds):
+        shift = r % len(found)
+        for contender in found[shift:] + found[:shift]:
+            start.record()
+            contender.call()
+            end.record()
+            end.synchronize()
+            if r >= warmup:
+                times[contender.name].append(start.elapsed_time(end) * 1000.0)
+    return times
+
+
+def host_time_per_call(torch, found: List[Contender], calls: int, rounds: int = 5) -> Dict[str, float]:
+    """Median over rounds of the host µs per call for `calls` calls issued back to back."""
+    per_call: Dict[str, List[float]] = {c.name: [] for c in found}
+    for r in range(rounds):
+        shift = r % len(found)
+        for contender in found[shift:] + found[:shift]:
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                contender.call()
+            per_call[contender.name].append((time.perf_counter() - t0) * 1e6 / calls)
+            torch.cuda.synchronize()
+    return {name: statistics.median(v) for name, v in per_call.items()}
+
+
+def agrees(ours, theirs, dtype: str) -> bool:
+    """Whether another library's sum matches warpfold's: integers exactly, floats to a tolerance
+    of their type (the fold orders differ)."""
+    a, b = float(ours.item()), float(theirs.item())
+    if a == b:  # infinities included (a float16 sum of 2^20 elements overflows in every library)
+        return True
+    tolerance = {"float16": 2e-2, "bfloat16": 5e-2, "float32": 1e-3, "float64": 1e-9}.get(dtype, 0.0)
+    return abs(a - b) <= tolerance * max(1.0, abs(b))
+
+
+def bench_one(torch, dtype: str, log2_n: int, args, skip: Dict[str, str]) -> List[dict]:
+    n = 1 << log2_n
+    x = make_input(torch, dtype, n)
+    found = contenders(x, dtype, skip, not args.no_cccl)
+    ours = found[0].call()
+    checks = {c.name: "ok" if c.name == "warpfold" or agrees(ours, c.call(), dtype) else "MISMATCH" for c in found}
+    times = time_rounds(torch, found, args.rounds, args.warmup)
+    rows = []
+    for contender in found:
+        t = times[contender.name]
+        ratios = [their / mine for their, mine in zip(t, times["warpfold"])]
+        row = {"dtype": dtype, "n": n, "log2_n": log2_n, "library": contender.name, **summarize(t),
+               "gbps": n * x.element_size() / statistics.median(t) / 1e3, "check": checks[contender.name]}
+        if contender.name != "warpfold":
+            row["ratio_vs_warpfold"] = statistics.median(ratios)
+            row["ratio_ci95"] = list(bootstrap_median_interval(ratios))
+        rows.append(row)
+    del x
+    return rows
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        try:
+            with open(".commit") as f:
+                return f.readline().strip() or "unknown"
+        except OSError:
+            return "unknown"
+
+
+def versions() -> Dict[str, str]:
+    found = {"python": sys.version.split()[0]}
+    for module in ("warpfold", "torch", "cupy", "numpy", "cuda.compute"):
+        try:
+            found[module] = getattr(__import__(module, fromlist=["_"]), "__version__", "?")
+        except Exception:  # noqa: BLE001
+            found[module] = "not importable"
+    return found
+
+
+def summary_lines(result: dict) -> List[str]:
+    rows, meta = result["rows"], result["meta"]
+    lines = [f"warpfold.sum against torch.sum / cupy.sum / cuda.compute on {meta['device']}, {meta['rounds']} rounds; "
+             "ratio = their median time / warpfold's (above 1: warpfold faster) [95% CI]"]
+    lines.append(f"{'dtype':9} {'n':>5} {'warpfold':>10} " + " ".join(f"{c:>10} {'ratio [95% CI]':>22}" for c in
+                                                                     CONTENDERS[1:]))
+    keyed = {(r["dtype"], r["log2_n"], r["library"]): r for r in rows}
+    slower = []
+    for dtype in meta["dtypes"]:
+        for log2_n in meta["log2_sizes"]:
+            ours = keyed.get((dtype, log2_n, "warpfold"))
+            if ours is None:
+                continue
+            cells = []
+            for name in CONTENDERS[1:]:
+                row = keyed.get((dtype, log2_n, name))
+                if row is None:
+                    cells.append(f"{'-':>10} {'':>22}")
+                    continue
+                lo, hi = row["ratio_ci95"]
+                flag = "" if row["check"] == "ok" else " !"
+                cells.append(f"{row['median_us']:8.2f}us {row['ratio_vs_warpfold']:6.2f} [{lo:5.2f},{hi:5.2f}]{flag}")
+                if name in ("torch", "cupy") and row["ratio_vs_warpfold"] < 1.0:
+                    slower.append(f"{dtype} 2^{log2_n} vs {name} ({row['ratio_vs_warpfold']:.2f})")
+            lines.append(f"{dtype:9} 2^{log2_n:<3} {ours['median_us']:8.2f}us " + " ".join(cells))
+    overhead = result.get("host_us_per_call_2e10")
+    if overhead:
+        lines.append("host time per call at 2^10 (float32, back to back): " +
+                     ", ".join(f"{k} {v:.2f} us" for k, v in overhead.items()))
+    target = keyed.get(("int32", 28, "torch"))
+    if target:
+        verdict = "met" if target["ratio_vs_warpfold"] >= 4 else "NOT met"
+        lines.append(f"target int32 2^28: {target['ratio_vs_warpfold']:.2f}x torch.sum (>= 4: {verdict})")
+    lines.append("slower than torch.sum or cupy.sum at: " + ("; ".join(slower) if slower else "none"))
+    mismatches = [f"{r['dtype']} 2^{r['log2_n']} {r['library']}" for r in rows if r["check"] != "ok"]
+    lines.append("results that disagree with warpfold's: " + ("; ".join(mismatches) if mismatches else "none"))
+    for name, reason in result["skipped"].items():
+        lines.append(f"{name} left out: {reason}")
+    return lines
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parse_args(argv)
+    try:
+        import torch
+    except ImportError:
+        print("warpfold.bench: PyTorch is not installed (the bench allocates and times through it)", file=sys.stderr)
+        return 1
+    if not torch.cuda.is_available():
+        print("warpfold.bench: no CUDA device visible to PyTorch", file=sys.stderr)
+        return 1
+    properties = torch.cuda.get_device_properties(torch.cuda.current_device())
+    skip: Dict[str, str] = {}
+    rows: List[dict] = []
+    for dtype in args.dtypes:
+        for log2_n in args.sizes:
+            rows.extend(bench_one(torch, dtype, log2_n, args, skip))
+            torch.cuda.empty_cache()
+    small = make_input(torch, "float32", 1 << 10)
+    overhead = host_time_per_call(torch, contenders(small, "float32", skip, not args.no_cccl), args.overhead_calls)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    result = {
+        "meta": {"command": "python -m warpfold.bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+                 "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit(), "device": properties.name,
+                 "sm_count": properties.multi_processor_count, "versions": versions(), "rounds": args.rounds,
+                 "warmup": args.warmup, "dtypes": list(args.dtypes), "log2_sizes": list(args.sizes)},
+        "notes": ["median_us etc.: CUDA events around one call, from an idle GPU, per round",
+                  "ratio_vs_warpfold: median over rounds of (this library's time / warpfold's in the same round)",
+                  "ratio_ci95: 95% percentile bootstrap interval of that median",
+                  "host_us_per_call_2e10: host time per call, float32 at 2^10, calls back to back"],
+        "rows": rows, "host_us_per_call_2e10": overhead, "skipped": skip,
+    }
+    directory = args.out or os.environ.get("OUT") or ("bench/results" if os.path.isdir("bench/results") else ".")
+    os.makedirs(directory, exist_ok=True)
+    path = result_path(directory, gpu_tag(properties.name), now.strftime("%Y-%m-%d"))
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)
+    print("\n".join(summary_lines(result)))
+    print(f"JSON: {path}")
+    # warpfold disagreeing with torch.sum (the reference) fails the run; other libraries' checks are reported.
+    return 0 if all(r["check"] == "ok" for r in rows if r["library"] == "torch") else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
