@@ -26,9 +26,10 @@
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
 //   floating-point results are bitwise identical run to run. Each block stores its partial in
 //   temp storage as words tagged for this call, and the grid's last block polls and folds them
-//   (detail/combine.cuh): whatever the temp storage held before, no earlier call's partial can
-//   be taken for this one's. One case is left open in CUDA graphs: a replay of a captured reduce
-//   after its temp storage was restored to a copy taken between two of its replays.
+//   (detail/combine.cuh): whatever the temp storage held before, no word of this process's
+//   earlier calls (within 2^31 calls) can be taken for this one's; unrelated bytes match a tag
+//   with probability 2^-32 per word. One case is left open in CUDA graphs: a replay of a captured
+//   reduce after its temp storage was restored to a copy taken between two of its replays.
 // * A misuse ends instead of hanging: see last_combine_status.
 // * Concurrency: reduces share no state: any number may run at once, on any streams, inside CUDA
 //   graphs or not, each with its own temp storage. The stream must belong to the current device.

@@ -4,22 +4,23 @@
 //
 // Temp storage holds an epoch word, a status word, then the partials. A partial travels as
 // kPartialWords<Acc> 64-bit words, word-major (word w of block b at w * gridDim.x + b, so that
-// the combiner's loads coalesce). Each word holds 32 bits of the partial in its low half and half
-// of the launch's 64-bit tag in its high half (the tag's high half in even words, its low half in
-// odd ones): a 64-bit store is single-copy atomic, so once every word of a partial shows this
-// launch's tag, every one of its 32-bit pieces is this launch's.
+// the combiner's loads coalesce). Each word holds 32 bits of the partial in its low half and the
+// launch's 32-bit tag in its high half. A 64-bit store is single-copy atomic, so a word that
+// shows the tag was stored whole by a launch with that tag; the combiner takes a partial once
+// every one of its words shows it.
 //
-// Why no earlier launch's partial can match (docs/design.md, "The combine"):
-// - The tag is ((call << 16) | (epoch mod 2^16)) XOR a random per-process salt. `call` is the
-//   host's number for the call, from a process-wide counter (48 bits), so two calls of this
-//   process never share a tag, whatever the temp storage holds: copied, restored, reused at
+// Why no earlier launch's word can show this launch's tag (docs/design.md, "The combine"):
+// - A call outside a graph capture tags with its own number, from a process-wide counter (31
+//   bits of it, XOR a random per-process salt), so no two calls of this process within 2^31
+//   calls of each other share a tag, whatever the temp storage holds: copied, restored, reused at
 //   another offset or partly overwritten, its words carry other calls' tags or other bytes.
-//   Another process's words carry its own salt: they match with probability 2^-64.
-// - A CUDA graph replays one captured call with its parameters frozen: its replays tell each
-//   other apart by the epoch, which each block reads on entry and the combiner advances once it
-//   holds every partial. The one case left open: a replay after the epoch word was set back to a
-//   value an earlier replay of the same captured call found, while that replay's partials are
-//   still in place (restoring a copy of the temp storage taken between two replays).
+// - A captured call is replayed with its arguments frozen: its tag (top bit set, so it never
+//   equals an uncaptured call's) holds 15 bits of its number and 16 bits of the epoch, a word of
+//   temp storage that each block reads on entry and the combiner advances once it holds every
+//   partial, so that successive replays differ. The one case left open: a replay after the epoch
+//   was set back to a value an earlier replay of the same capture found, while that replay's
+//   partials are still in place (restoring a copy of the temp storage taken between replays).
+// - Bytes that no warpfold launch wrote match a tag with probability 2^-32 per word.
 //
 // The combiner waits for the other blocks of its own grid only, never the reverse. Blocks of a
 // one-dimensional grid are dispatched in index order, so when the last one runs, all others have
@@ -68,14 +69,18 @@ __host__ __device__ constexpr unsigned long long mix64(unsigned long long x) {
   return x ^ (x >> 31);
 }
 
-// The host's key of one call: its number above 16 bits for the epoch, XOR the process's salt.
-__host__ __device__ constexpr unsigned long long call_key(unsigned long long call, unsigned long long salt) {
-  return (call << 16) ^ salt;
+// The host's key of one call: the low 32 bits are the tag before the epoch, the high 32 bits
+// the mask of the epoch's bits that the tag takes (none outside a capture, 16 in one).
+__host__ __device__ constexpr unsigned long long call_key(unsigned long long call, unsigned long long salt,
+                                                          bool captured) {
+  const unsigned tag = captured ? 0x80000000u | ((unsigned(call & 0x7fff) << 16) ^ (unsigned(salt) & 0x7fff0000u))
+                                : unsigned(call & 0x7fffffff) ^ (unsigned(salt) & 0x7fffffffu);
+  return (captured ? 0xffffull << 32 : 0ull) | tag;
 }
 
 // The tag of the launch with `key` that found `epoch` in its temp storage.
-__device__ __forceinline__ unsigned long long launch_tag(unsigned long long key, unsigned long long epoch) {
-  return key ^ (epoch & 0xffff);
+__device__ __forceinline__ unsigned launch_tag(unsigned long long key, unsigned long long epoch) {
+  return unsigned(key) ^ (unsigned(key >> 32) & unsigned(epoch));
 }
 
 // A result that cannot pass for a number, written by a combine that gave up: NaN where Out has
@@ -131,11 +136,10 @@ struct tagged_partials {
   static constexpr unsigned kWords = kPartialWords<Acc>;
   unsigned long long* words;  // kWords × gridDim.x, word-major
   unsigned blocks;
-  unsigned long long tag;
+  unsigned tag;
 
-  __device__ __forceinline__ unsigned long long tag_half(unsigned w) const {
-    return (w % 2 == 0 ? tag >> 32 : tag & 0xffffffffull) << 32;
-  }
+  // Word w's high half: the tag, in every word.
+  __device__ __forceinline__ unsigned long long tag_half(unsigned) const { return (unsigned long long)tag << 32; }
   __device__ __forceinline__ device_word word(unsigned b, unsigned w) const {
     return device_word(words[size_t(w) * blocks + b]);
   }

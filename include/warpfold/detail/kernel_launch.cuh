@@ -27,6 +27,7 @@ struct driver_functions {
                                    CUstream, void**, void**) = nullptr;
   CUresult(CUDAAPI* ctx_get_current)(CUcontext*) = nullptr;
   CUresult(CUDAAPI* ctx_get_id)(CUcontext, unsigned long long*) = nullptr;
+  CUresult(CUDAAPI* stream_is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
   bool complete() const { return launch_kernel && ctx_get_current && ctx_get_id; }
 };
 
@@ -46,6 +47,7 @@ inline const driver_functions& driver() {
     find("cuLaunchKernel", f.launch_kernel);
     find("cuCtxGetCurrent", f.ctx_get_current);
     find("cuCtxGetId", f.ctx_get_id);
+    find("cuStreamIsCapturing", f.stream_is_capturing);
 #endif
     return f;
   }();
@@ -59,6 +61,24 @@ inline CUstream driver_stream(cudaStream_t stream) {
   if (stream == nullptr) return CU_STREAM_PER_THREAD;
 #endif
   return stream;
+}
+
+// Whether work queued on `stream` now is being captured into a CUDA graph (to be replayed with
+// the arguments it has now). Asked of the driver where its entry point was found: cheaper than
+// the runtime's cudaStreamIsCapturing, which it falls back to.
+inline cudaError_t stream_is_capturing(cudaStream_t stream, bool& capturing) {
+  const driver_functions& d = driver();
+  if (d.stream_is_capturing) {
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (d.stream_is_capturing(driver_stream(stream), &status) == CUDA_SUCCESS) {
+      capturing = status != CU_STREAM_CAPTURE_STATUS_NONE;
+      return cudaSuccess;
+    }
+  }
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaError_t rc = cudaStreamIsCapturing(stream, &status); rc != cudaSuccess) return rc;
+  capturing = status != cudaStreamCaptureStatusNone;
+  return cudaSuccess;
 }
 
 // Devices per process whose per-kernel caches (launch handles, resident blocks) are kept; a

@@ -174,8 +174,10 @@ cudaError_t launch_reduce(const current_device& current, const kernel_capacity& 
   using params_t = reduce_params<T, Acc, Out, Op, Form>;
   constexpr auto kernel = single_pass_kernel<Kind, T, Acc, Out, Op, Form>;
   const reduce_policy policy = policy_for_arch(capacity.arch);
+  bool captured = false;
+  if (cudaError_t rc = stream_is_capturing(stream, captured); rc != cudaSuccess) return rc;
   params_t p{d_in,  n,  {}, static_cast<unsigned long long*>(d_temp), d_out, init, op, form,
-             call_key(next_call(), process_salt()), combine_timeout_ns()};
+             call_key(next_call(), process_salt(), captured), combine_timeout_ns()};
   // Just past one partial per combiner thread, the grid halves where partials are small.
   const unsigned shaped_up_to = sizeof(Acc) <= 8 ? policy.threads : 0;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, policy.threads,
