@@ -22,14 +22,15 @@
 //   device, never on n, so one query serves every size on a device. It needs no initialisation
 //   (cudaMalloc's 256-byte alignment is more than its 8) and may be reused by the next call on
 //   the same stream; as with CUB, two reduces running at once need two.
-// * Asynchronous on `stream`, one kernel launch, no host synchronisation.
+// * Asynchronous on `stream`, one kernel launch (in a CUDA graph capture, a memset node before it),
+//   no host synchronisation.
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so
 //   floating-point results are bitwise identical run to run. Each block stores its partial in
 //   temp storage as words tagged for this call, and the grid's last block polls and folds them
 //   (detail/combine.cuh): whatever the temp storage held before, no word of this process's
 //   earlier calls (within 2^31 calls) can be taken for this one's; unrelated bytes match a tag
-//   with probability 2^-32 per word. One case is left open in CUDA graphs: a replay of a captured
-//   reduce after its temp storage was restored to a copy taken between two of its replays.
+//   with probability 2^-32 per word. Captured into a CUDA graph, a reduce adds a small memset
+//   node before its kernel, which clears its partials' words before each replay.
 // * A misuse ends instead of hanging: see last_combine_status.
 // * Concurrency: reduces share no state: any number may run at once, on any streams, inside CUDA
 //   graphs or not, each with its own temp storage. The stream must belong to the current device.

@@ -247,6 +247,45 @@ TEST(ReduceCombine, GraphReplaysAfterTheTempStorageServedOtherCalls) {
   });
 }
 
+// A graph whose memory is reused between replays (as a framework's graph pool does): after the
+// captured reduce, the graph itself writes the same bytes over the temp storage's header, so every
+// replay finds the epoch the last one found. Each replay's sum is still exact.
+TEST(ReduceCombine, GraphReplaysWhenTheGraphRewritesTheTempStorageBetweenThem) {
+  on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
+    const size_t bytes = r.temp_bytes();
+    device_bytes temp(bytes);
+    int32_t* graph_in = nullptr;
+    ASSERT_EQ(cudaMalloc(&graph_in, d.values[0].size() * sizeof(int32_t)), cudaSuccess);
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    size_t b = bytes;
+    const cudaError_t captured = r.call(temp.p, b, graph_in, stream);
+    const cudaError_t rewritten =
+        cudaMemsetAsync(temp.p, 0x3c, detail::kHeaderWords * sizeof(unsigned long long), stream);
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    ASSERT_EQ(captured, cudaSuccess);
+    ASSERT_EQ(rewritten, cudaSuccess);
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    const size_t in_bytes = d.values[0].size() * sizeof(int32_t);
+    for (int replay = 0; replay < 8; ++replay) {
+      const int data = replay % 4;
+      ASSERT_EQ(cudaMemcpyAsync(graph_in, d.device[data], in_bytes, cudaMemcpyDeviceToDevice, stream), cudaSuccess);
+      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+      int64_t got = 0;
+      ASSERT_EQ(cudaMemcpyAsync(&got, r.out(), sizeof(int64_t), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      EXPECT_EQ(got, d.sums[data]) << "replay " << replay;
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+    cudaFree(graph_in);
+  });
+}
+
 // --- A misuse ends ----------------------------------------------------------------------------
 
 // A sum whose block 0 waits at its first addition until *gate (mapped host memory) opens, so that

@@ -14,12 +14,11 @@
 //   bits of it, XOR a random per-process salt), so no two calls of this process within 2^31
 //   calls of each other share a tag, whatever the temp storage holds: copied, restored, reused at
 //   another offset or partly overwritten, its words carry other calls' tags or other bytes.
-// - A captured call is replayed with its arguments frozen: its tag (top bit set, so it never
-//   equals an uncaptured call's) holds 15 bits of its number and 16 bits of the epoch, a word of
-//   temp storage that each block reads on entry and the combiner advances once it holds every
-//   partial, so that successive replays differ. The one case left open: a replay after the epoch
-//   was set back to a value an earlier replay of the same capture found, while that replay's
-//   partials are still in place (restoring a copy of the temp storage taken between replays).
+// - A captured call is replayed with its arguments, tag included, frozen: its capture adds a
+//   memset node that zeroes the launch's partial words before each replay (the dispatch), and its
+//   tag has the top bit set (so it is never zero and never an uncaptured call's) above 31 bits of
+//   its number. No earlier replay's word is left to match, whatever the temp storage held: its
+//   memory reused by the graph's own allocations between replays, restored, or set.
 // - Bytes that no warpfold launch wrote match a tag with probability 2^-32 per word.
 //
 // The combiner waits for the other blocks of its own grid only, never the reverse. Blocks of a
@@ -69,13 +68,12 @@ __host__ __device__ constexpr unsigned long long mix64(unsigned long long x) {
   return x ^ (x >> 31);
 }
 
-// The host's key of one call: the low 32 bits are the tag before the epoch, the high 32 bits
-// the mask of the epoch's bits that the tag takes (none outside a capture, 16 in one).
+// The host's key of one call: the low 32 bits are the tag, from the call's number (31 bits) XOR
+// the salt's, with the top bit set for a captured call. (The high 32 bits are the mask of the
+// epoch's bits the tag takes: none today; the epoch serves the status word.)
 __host__ __device__ constexpr unsigned long long call_key(unsigned long long call, unsigned long long salt,
                                                           bool captured) {
-  const unsigned tag = captured ? 0x80000000u | ((unsigned(call & 0x7fff) << 16) ^ (unsigned(salt) & 0x7fff0000u))
-                                : unsigned(call & 0x7fffffff) ^ (unsigned(salt) & 0x7fffffffu);
-  return (captured ? 0xffffull << 32 : 0ull) | tag;
+  return (captured ? 0x80000000u : 0u) | (unsigned(call & 0x7fffffff) ^ (unsigned(salt) & 0x7fffffffu));
 }
 
 // The tag of the launch with `key` that found `epoch` in its temp storage.

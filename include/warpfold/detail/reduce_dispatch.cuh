@@ -182,6 +182,15 @@ cudaError_t launch_reduce(const current_device& current, const kernel_capacity& 
   const unsigned shaped_up_to = sizeof(Acc) <= 8 ? policy.threads : 0;
   p.plan = plan_reduce(n, reinterpret_cast<uintptr_t>(d_in), sizeof(T), vector_elements<T>, policy.threads,
                        capacity.blocks, shaped_up_to, policy.vectors(Kind), policy.single_block_max_tiles);
+  // A captured reduce is replayed with its tag frozen: a memset node clears its partials' words
+  // before each replay, so that none of an earlier replay's is left to match (combine.cuh).
+  if (captured && p.plan.grid > 1) {
+    const size_t words = size_t(p.plan.grid) * kPartialWords<Acc>;
+    if (cudaError_t rc = cudaMemsetAsync(p.temp + kHeaderWords, 0, words * sizeof(unsigned long long), stream);
+        rc != cudaSuccess) {
+      return rc;
+    }
+  }
   // Not <<<>>>: launch_kernel returns this launch's own error, where cudaGetLastError would also
   // report (and clear) an earlier call's, and it spends less host time (kernel_launch.cuh).
   void* args[] = {&p};
