@@ -73,6 +73,8 @@ def summary(path):
         # 0.2.0 call it "warpfold any_order").
         if (again := libs.get("warpfold (again)") or libs.get("warpfold any_order")):
             line += f"  again {again['median_us']:7.2f} us ratio {interval(again)} {again['check']}"
+        if (repro := libs.get("warpfold reproducible")):
+            line += f"  reproducible {repro['median_us']:9.2f} us {repro['gbps'] / wf['gbps']:5.3f} of warpfold's GB/s {repro['check']}"
         print(line)
         worst[(t, op)] = min(worst.get((t, op), 9e9), ratio)
         name = f"{t} {op} 2^{k}"

@@ -150,7 +150,7 @@ std::string check(Library lib, ElementType type, ReduceOp op, uint64_t n, const 
     if (got == ref.value) return "ok";
     return "WRONG expected " + json(ref.value).dump() + " got " + json(got).dump();
   }
-  const bool ours = lib == Library::warpfold || lib == Library::warpfold_again;
+  const bool ours = lib == Library::warpfold || lib == Library::warpfold_again || lib == Library::warpfold_reproducible;
   const double terms = ours ? double(n / 256 + 25) : double(n - 1);
   const double bound = terms * u * ref.abs_sum;
   const double err = std::fabs(got - ref.value);
@@ -383,10 +383,10 @@ BenchOutcome run_bench(const BenchOptions& o) {
         ref.word_xor = word_xor(host, n * element_bytes(type));
         const double bytes = double(n) * element_bytes(type);
         // thrust::reduce synchronises on every call, so it is timed on its own, after the others.
-        // warpfold is timed twice where its second row gauges the noise: float and double sums.
-        const bool timed_again = op == ReduceOp::sum && (type == ElementType::float32 || type == ElementType::float64);
+        // Float and double sums add two rows: warpfold timed again (the noise) and the reproducible sum.
+        const bool float_sum_rows = op == ReduceOp::sum && (type == ElementType::float32 || type == ElementType::float64);
         std::vector<Library> libs{Library::cub, Library::warpfold, Library::thrust, Library::no_combine};
-        if (timed_again) libs.push_back(Library::warpfold_again);
+        if (float_sum_rows) libs.insert(libs.end(), {Library::warpfold_again, Library::warpfold_reproducible});
         std::map<Library, std::unique_ptr<ReduceRunner>> runners;
         std::map<Library, std::string> verdicts;
         std::map<Library, double> results;
@@ -397,7 +397,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
           verdicts[lib] = check(lib, type, op, n, ref, results[lib]);
         }
         // The second warpfold row is the same reduce: bitwise the first's result, or one is wrong.
-        if (timed_again && verdicts[Library::warpfold_again] == "ok" &&
+        if (float_sum_rows && verdicts[Library::warpfold_again] == "ok" &&
             std::memcmp(&results[Library::warpfold_again], &results[Library::warpfold], sizeof(double)) != 0) {
           verdicts[Library::warpfold_again] = "WRONG differs from the warpfold row: " +
                                               json(results[Library::warpfold_again]).dump() + " against " +
@@ -411,7 +411,10 @@ BenchOutcome run_bench(const BenchOptions& o) {
         group.insert(group.end(), {[&] { runners[Library::cub]->run(); },
                                    [&] { runners[Library::warpfold]->run(); },
                                    [&] { runners[Library::no_combine]->run(); }});
-        if (timed_again) group.push_back([&] { runners[Library::warpfold_again]->run(); });
+        if (float_sum_rows) {
+          group.push_back([&] { runners[Library::warpfold_again]->run(); });
+          group.push_back([&] { runners[Library::warpfold_reproducible]->run(); });
+        }
         // CUB, warpfold, the no-combine read and the two empty kernels are timed interleaved, a
         // repetition of each per round, so that their ratios and the floor come from the same
         // moments of the machine; each round in an order of its own, since a run's time depends
@@ -430,9 +433,11 @@ BenchOutcome run_bench(const BenchOptions& o) {
             {Library::cub, timed.at(2)}, {Library::warpfold, timed.at(3)}, {Library::no_combine, timed.at(4)}};
         std::map<Library, const std::vector<double>*> rounds{
             {Library::cub, &samples.at(2)}, {Library::warpfold, &samples.at(3)}, {Library::no_combine, &samples.at(4)}};
-        if (timed_again) {
+        if (float_sum_rows) {
           stats[Library::warpfold_again] = timed.at(5);
           rounds[Library::warpfold_again] = &samples.at(5);
+          stats[Library::warpfold_reproducible] = timed.at(6);
+          rounds[Library::warpfold_reproducible] = &samples.at(6);
         }
         stats[Library::thrust] =
             harness::time_on_stream(stream, o.warmup, o.reps, prepare, [&] { runners[Library::thrust]->run(); });
@@ -489,6 +494,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
                 r.meta["peak_read_gbps"].get<double>(), r.meta["peak_source"].get<std::string>().c_str(),
                 r.meta["peak_l2_read_gbps"].get<double>());
   r.preamble.push_back(line);
+  t.notes.push_back("warpfold reproducible: warpfold::reproducible_sum (float and double sums), timed in the same rounds: bits that depend on the values alone, at this cost against the plain sum");
   t.notes.push_back("acc: the accumulator, the same in every library: int8 sums in int64, half sums in float, everything else in its own type; int32 sums wrap and are compared with the wrap of the exact sum");
   t.notes.push_back("thrust::reduce returns the value: its time includes its temp allocation, the copy back and the wait");
   t.notes.push_back("cpu: one pass of a plain loop (long double for floats), timed once");
@@ -519,6 +525,7 @@ std::string to_string(Library lib) {
     case Library::cub: return "cub";
     case Library::thrust: return "thrust";
     case Library::warpfold_again: return "warpfold (again)";
+    case Library::warpfold_reproducible: return "warpfold reproducible";
     case Library::no_combine: return "no combine";
   }
   return "?";

@@ -6,6 +6,7 @@
 #include "harness/host_float_convert.hpp"
 
 #include <warpfold/reduce.cuh>
+#include <warpfold/reproducible.cuh>
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/functional>
@@ -92,6 +93,23 @@ class warpfold_runner final : public runner_base<T, Op> {
   cudaError_t call(void* temp) {
     return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
                             typename ops<T, Op>::warpfold_op{}, ops<T, Op>::init(), this->stream_);
+  }
+};
+
+// warpfold::reproducible_sum, for the float and double sums (its result is the accumulator's
+// type, as the plain sum's is there).
+template <class T, ReduceOp Op>
+class reproducible_runner final : public runner_base<T, Op> {
+ public:
+  reproducible_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T, Op>(in, n, s) {
+    WARPFOLD_CUDA_CHECK(call(nullptr));
+    this->temp_ = harness::DeviceBuffer<char>(this->temp_bytes_);
+  }
+  void run() override { WARPFOLD_CUDA_CHECK(call(this->temp_.get())); }
+
+ private:
+  cudaError_t call(void* temp) {
+    return warpfold::reproducible_sum(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_, this->stream_);
   }
 };
 
@@ -211,6 +229,11 @@ std::unique_ptr<ReduceRunner> make_typed(Library lib, const void* in, uint64_t n
     case Library::cub: return std::make_unique<cub_runner<T, Op>>(in, n, s);
     case Library::thrust: return std::make_unique<thrust_runner<T, Op>>(in, n, s);
     case Library::no_combine: return std::make_unique<no_combine_runner<T>>(in, n, s);
+    case Library::warpfold_reproducible:
+      if constexpr (Op == ReduceOp::sum && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+        return std::make_unique<reproducible_runner<T, Op>>(in, n, s);
+      }
+      throw std::invalid_argument("the reproducible sum's row is for float and double sums");
   }
   return nullptr;
 }

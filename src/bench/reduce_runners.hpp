@@ -16,7 +16,8 @@ enum class ReduceOp { sum, max };
 // sums): its distance from the first is the run's noise.
 // no_combine: warpfold's grid and loads, each block's own reduction, no grid-wide combine
 // (bench/no_combine.cuh); its result is the XOR of the input's 32-bit words, whatever the operator.
-enum class Library { warpfold, cub, thrust, warpfold_again, no_combine };
+// warpfold_reproducible: warpfold::reproducible_sum (float and double sums).
+enum class Library { warpfold, cub, thrust, warpfold_again, no_combine, warpfold_reproducible };
 
 std::string to_string(ElementType t);
 std::string to_string(ReduceOp op);
