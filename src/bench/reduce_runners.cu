@@ -59,11 +59,17 @@ template <class T> struct ops<T, ReduceOp::max> {
   static acc init() { return lowest<T>(); }
 };
 
-template <class T, ReduceOp Op>
-class runner_base : public ReduceRunner {
+// A two-phase call (CUB's convention: a size query with null temp storage, then the run) of one
+// library, on one input: Call(temp, bytes, in, out, n, stream) returns its cudaError_t.
+template <class T, ReduceOp Op, class Call>
+class two_phase_runner final : public ReduceRunner {
  public:
   using acc = typename ops<T, Op>::acc;
-  runner_base(const void* in, uint64_t n, cudaStream_t s) : in_(static_cast<const T*>(in)), n_(n), stream_(s), out_(1) {}
+  two_phase_runner(const void* in, uint64_t n, cudaStream_t s) : in_(static_cast<const T*>(in)), n_(n), stream_(s), out_(1) {
+    WARPFOLD_CUDA_CHECK(call(nullptr));
+    temp_ = harness::DeviceBuffer<char>(temp_bytes_);
+  }
+  void run() override { WARPFOLD_CUDA_CHECK(call(temp_.get())); }
   double result() override {
     acc v{};
     WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(&v, out_.get(), sizeof(acc), cudaMemcpyDeviceToHost, stream_));
@@ -71,7 +77,8 @@ class runner_base : public ReduceRunner {
     return harness::to_double(v);
   }
 
- protected:
+ private:
+  cudaError_t call(void* temp) { return Call{}(temp, temp_bytes_, in_, out_.get(), n_, stream_); }
   const T* in_;
   uint64_t n_;
   cudaStream_t stream_;
@@ -81,51 +88,29 @@ class runner_base : public ReduceRunner {
 };
 
 template <class T, ReduceOp Op>
-class warpfold_runner final : public runner_base<T, Op> {
- public:
-  warpfold_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T, Op>(in, n, s) {
-    WARPFOLD_CUDA_CHECK(call(nullptr));
-    this->temp_ = harness::DeviceBuffer<char>(this->temp_bytes_);
-  }
-  void run() override { WARPFOLD_CUDA_CHECK(call(this->temp_.get())); }
-
- private:
-  cudaError_t call(void* temp) {
-    return warpfold::reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_,
-                            typename ops<T, Op>::warpfold_op{}, ops<T, Op>::init(), this->stream_);
+struct warpfold_call {
+  template <class Acc>
+  cudaError_t operator()(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, cudaStream_t s) const {
+    return warpfold::reduce(temp, bytes, in, out, n, typename ops<T, Op>::warpfold_op{}, ops<T, Op>::init(), s);
   }
 };
 
 // warpfold::reproducible_sum, for the float and double sums (its result is the accumulator's
 // type, as the plain sum's is there).
 template <class T, ReduceOp Op>
-class reproducible_runner final : public runner_base<T, Op> {
- public:
-  reproducible_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T, Op>(in, n, s) {
-    WARPFOLD_CUDA_CHECK(call(nullptr));
-    this->temp_ = harness::DeviceBuffer<char>(this->temp_bytes_);
-  }
-  void run() override { WARPFOLD_CUDA_CHECK(call(this->temp_.get())); }
-
- private:
-  cudaError_t call(void* temp) {
-    return warpfold::reproducible_sum(temp, this->temp_bytes_, this->in_, this->out_.get(), this->n_, this->stream_);
+struct reproducible_call {
+  template <class Acc>
+  cudaError_t operator()(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, cudaStream_t s) const {
+    return warpfold::reproducible_sum(temp, bytes, in, out, n, s);
   }
 };
 
 template <class T, ReduceOp Op>
-class cub_runner final : public runner_base<T, Op> {
- public:
-  cub_runner(const void* in, uint64_t n, cudaStream_t s) : runner_base<T, Op>(in, n, s) {
-    WARPFOLD_CUDA_CHECK(call(nullptr));
-    this->temp_ = harness::DeviceBuffer<char>(this->temp_bytes_);
-  }
-  void run() override { WARPFOLD_CUDA_CHECK(call(this->temp_.get())); }
-
- private:
-  cudaError_t call(void* temp) {
-    return cub::DeviceReduce::Reduce(temp, this->temp_bytes_, this->in_, this->out_.get(), int64_t(this->n_),
-                                     typename ops<T, Op>::std_op{}, ops<T, Op>::init(), this->stream_);
+struct cub_call {
+  template <class Acc>
+  cudaError_t operator()(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, cudaStream_t s) const {
+    return cub::DeviceReduce::Reduce(temp, bytes, in, out, int64_t(n), typename ops<T, Op>::std_op{},
+                                     ops<T, Op>::init(), s);
   }
 };
 
@@ -225,13 +210,13 @@ template <class T, ReduceOp Op>
 std::unique_ptr<ReduceRunner> make_typed(Library lib, const void* in, uint64_t n, cudaStream_t s) {
   switch (lib) {
     case Library::warpfold:
-    case Library::warpfold_again: return std::make_unique<warpfold_runner<T, Op>>(in, n, s);
-    case Library::cub: return std::make_unique<cub_runner<T, Op>>(in, n, s);
+    case Library::warpfold_again: return std::make_unique<two_phase_runner<T, Op, warpfold_call<T, Op>>>(in, n, s);
+    case Library::cub: return std::make_unique<two_phase_runner<T, Op, cub_call<T, Op>>>(in, n, s);
     case Library::thrust: return std::make_unique<thrust_runner<T, Op>>(in, n, s);
     case Library::no_combine: return std::make_unique<no_combine_runner<T>>(in, n, s);
     case Library::warpfold_reproducible:
       if constexpr (Op == ReduceOp::sum && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
-        return std::make_unique<reproducible_runner<T, Op>>(in, n, s);
+        return std::make_unique<two_phase_runner<T, Op, reproducible_call<T, Op>>>(in, n, s);
       }
       throw std::invalid_argument("the reproducible sum's row is for float and double sums");
   }
