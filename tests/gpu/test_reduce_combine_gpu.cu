@@ -204,46 +204,73 @@ TEST(ReduceCombine, PartsOfTheTempStorageZeroedOrSet) {
   });
 }
 
+// A reduce of one path captured into graphs on one temp storage and one input buffer, whose
+// contents a replay sets from one of the inputs before the graph runs.
+class captured_reduce {
+ public:
+  captured_reduce(path_reduce& r, const inputs& d, void* temp) : r_(r), d_(d), temp_(temp) {
+    EXPECT_EQ(cudaMalloc(&in_, bytes_of_input()), cudaSuccess);
+    EXPECT_EQ(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), cudaSuccess);
+  }
+  ~captured_reduce() {
+    for (auto exec : execs_) cudaGraphExecDestroy(exec);
+    cudaStreamDestroy(stream_);
+    cudaFree(in_);
+  }
+  // A graph of the reduce, then `after(stream)` (more captured work); its index.
+  template <class After>
+  size_t capture(After&& after) {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    EXPECT_EQ(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    size_t bytes = r_.temp_bytes();
+    const cudaError_t captured = r_.call(temp_, bytes, in_, stream_);
+    const cudaError_t more = after(stream_);
+    EXPECT_EQ(cudaStreamEndCapture(stream_, &graph), cudaSuccess);
+    EXPECT_EQ(captured, cudaSuccess);
+    EXPECT_EQ(more, cudaSuccess);
+    EXPECT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    cudaGraphDestroy(graph);
+    execs_.push_back(exec);
+    return execs_.size() - 1;
+  }
+  size_t capture() {
+    return capture([](cudaStream_t) { return cudaSuccess; });
+  }
+  // Graph `g` replayed on input `data`: its sum.
+  int64_t replay(size_t g, int data) {
+    EXPECT_EQ(cudaMemcpyAsync(in_, d_.device[data], bytes_of_input(), cudaMemcpyDeviceToDevice, stream_), cudaSuccess);
+    EXPECT_EQ(cudaMemsetAsync(r_.out(), 0x5a, sizeof(int64_t), stream_), cudaSuccess);
+    EXPECT_EQ(cudaGraphLaunch(execs_.at(g), stream_), cudaSuccess);
+    int64_t got = 0;
+    EXPECT_EQ(cudaMemcpyAsync(&got, r_.out(), sizeof(int64_t), cudaMemcpyDeviceToHost, stream_), cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+    return got;
+  }
+
+ private:
+  size_t bytes_of_input() const { return d_.values[0].size() * sizeof(int32_t); }
+  path_reduce& r_;
+  const inputs& d_;
+  void* temp_;
+  int32_t* in_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  std::vector<cudaGraphExec_t> execs_;
+};
+
 // A captured reduce replays its frozen arguments; its input changes between replays, and direct
 // calls and a second captured reduce use the same temp storage between them.
 TEST(ReduceCombine, GraphReplaysAfterTheTempStorageServedOtherCalls) {
   on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
-    const size_t bytes = r.temp_bytes();
-    device_bytes temp(bytes);
-    int32_t* graph_in = nullptr;
-    ASSERT_EQ(cudaMalloc(&graph_in, d.values[0].size() * sizeof(int32_t)), cudaSuccess);
-    cudaStream_t stream = nullptr;
-    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    cudaGraphExec_t execs[2] = {};
-    for (auto& exec : execs) {
-      cudaGraph_t graph = nullptr;
-      ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
-      size_t b = bytes;
-      const cudaError_t captured = r.call(temp.p, b, graph_in, stream);
-      ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
-      ASSERT_EQ(captured, cudaSuccess);
-      ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-      cudaGraphDestroy(graph);
-    }
-    const size_t in_bytes = d.values[0].size() * sizeof(int32_t);
-    const auto replay = [&](cudaGraphExec_t exec, int data) {
-      EXPECT_EQ(cudaMemcpyAsync(graph_in, d.device[data], in_bytes, cudaMemcpyDeviceToDevice, stream), cudaSuccess);
-      EXPECT_EQ(cudaMemsetAsync(r.out(), 0x5a, sizeof(int64_t), stream), cudaSuccess);
-      EXPECT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
-      int64_t got = 0;
-      EXPECT_EQ(cudaMemcpyAsync(&got, r.out(), sizeof(int64_t), cudaMemcpyDeviceToHost, stream), cudaSuccess);
-      EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      return got;
-    };
+    device_bytes temp(r.temp_bytes());
+    captured_reduce graphs(r, d, temp.p);
+    const size_t first = graphs.capture(), second = graphs.capture();
     for (int round = 0; round < 6; ++round) {
-      EXPECT_EQ(replay(execs[0], round % 4), d.sums[round % 4]) << "replay " << round;
-      EXPECT_EQ(replay(execs[0], (round + 1) % 4), d.sums[(round + 1) % 4]) << "replay " << round << ", again";
+      EXPECT_EQ(graphs.replay(first, round % 4), d.sums[round % 4]) << "replay " << round;
+      EXPECT_EQ(graphs.replay(first, (round + 1) % 4), d.sums[(round + 1) % 4]) << "replay " << round << ", again";
       EXPECT_EQ(r.sum(temp.p, d.device[(round + 2) % 4]), d.sums[(round + 2) % 4]) << "direct call " << round;
-      EXPECT_EQ(replay(execs[1], (round + 3) % 4), d.sums[(round + 3) % 4]) << "second graph " << round;
+      EXPECT_EQ(graphs.replay(second, (round + 3) % 4), d.sums[(round + 3) % 4]) << "second graph " << round;
     }
-    for (auto exec : execs) cudaGraphExecDestroy(exec);
-    cudaStreamDestroy(stream);
-    cudaFree(graph_in);
   });
 }
 
@@ -252,37 +279,12 @@ TEST(ReduceCombine, GraphReplaysAfterTheTempStorageServedOtherCalls) {
 // replay finds the epoch the last one found. Each replay's sum is still exact.
 TEST(ReduceCombine, GraphReplaysWhenTheGraphRewritesTheTempStorageBetweenThem) {
   on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
-    const size_t bytes = r.temp_bytes();
-    device_bytes temp(bytes);
-    int32_t* graph_in = nullptr;
-    ASSERT_EQ(cudaMalloc(&graph_in, d.values[0].size() * sizeof(int32_t)), cudaSuccess);
-    cudaStream_t stream = nullptr;
-    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
-    size_t b = bytes;
-    const cudaError_t captured = r.call(temp.p, b, graph_in, stream);
-    const cudaError_t rewritten =
-        cudaMemsetAsync(temp.p, 0x3c, detail::kHeaderWords * sizeof(unsigned long long), stream);
-    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
-    ASSERT_EQ(captured, cudaSuccess);
-    ASSERT_EQ(rewritten, cudaSuccess);
-    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-    const size_t in_bytes = d.values[0].size() * sizeof(int32_t);
-    for (int replay = 0; replay < 8; ++replay) {
-      const int data = replay % 4;
-      ASSERT_EQ(cudaMemcpyAsync(graph_in, d.device[data], in_bytes, cudaMemcpyDeviceToDevice, stream), cudaSuccess);
-      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
-      int64_t got = 0;
-      ASSERT_EQ(cudaMemcpyAsync(&got, r.out(), sizeof(int64_t), cudaMemcpyDeviceToHost, stream), cudaSuccess);
-      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      EXPECT_EQ(got, d.sums[data]) << "replay " << replay;
-    }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
-    cudaFree(graph_in);
+    device_bytes temp(r.temp_bytes());
+    captured_reduce graphs(r, d, temp.p);
+    const size_t g = graphs.capture([&](cudaStream_t stream) {
+      return cudaMemsetAsync(temp.p, 0x3c, detail::kHeaderWords * sizeof(unsigned long long), stream);
+    });
+    for (int replay = 0; replay < 8; ++replay) EXPECT_EQ(graphs.replay(g, replay % 4), d.sums[replay % 4]) << "replay " << replay;
   });
 }
 
