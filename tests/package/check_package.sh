@@ -96,6 +96,7 @@ unknown="$(sort -u "$work/warnings.txt" | { if [ -n "$patterns" ]; then grep -v 
 [ -z "$unknown" ] || fail "ptxas warnings (architectures $archs):
 $unknown"
 while IFS= read -r pattern; do
+  [ -n "$pattern" ] || continue  # an empty list reads as one empty line
   grep -q -E -- "$pattern" "$work/warnings.txt" ||
     fail "known ptxas warning no longer seen (remove it from tests/package/known_ptxas_warnings.txt): $pattern"
 done <<<"$patterns"
