@@ -23,6 +23,7 @@
 //   carries could round); a larger n for float, half or bfloat16 is cudaErrorInvalidValue.
 // * As warpfold::reduce (reduce.cuh) otherwise: asynchronous on `stream`, one kernel launch, temp
 //   storage of the query's size that needs no initialisation, the same errors.
+// * Over several GPUs: warpfold::distributed::reproducible_sum (distributed.cuh), the same bits.
 
 #include <warpfold/detail/binned.cuh>
 #include <warpfold/detail/reduce_dispatch.cuh>
@@ -39,15 +40,24 @@ using reproducible_sum_t = detail::binned_float_t<T>;
 
 namespace detail {
 
+// A reduce of binned accumulators through dispatch_reduce: the elements folded as reproducible_sum
+// folds them, the output what `form` finishes the accumulator into (its value for reproducible_sum;
+// the accumulator itself for each GPU of the distributed one). Pick names a kernel as there.
+template <kernel_pick Pick = kernel_pick::by_size, class T, class Out, class Form>
+cudaError_t dispatch_binned(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t n, Form form,
+                            cudaStream_t stream) {
+  static_assert(binned_input<T>, "reproducible_sum takes float, double, __half or __nv_bfloat16 elements");
+  using F = binned_float_t<T>;
+  if (d_temp != nullptr && n > binned_params<F>::capacity) return cudaErrorInvalidValue;
+  return dispatch_reduce<Pick>(d_temp, temp_bytes, d_in, d_out, n, binned_accumulator<F>{}, binned_plus{}, form,
+                               stream);
+}
+
 // reproducible_sum through dispatch_reduce; Pick names a kernel as there (tests, timing).
 template <kernel_pick Pick = kernel_pick::by_size, class T>
 cudaError_t dispatch_reproducible_sum(void* d_temp, size_t& temp_bytes, const T* d_in, binned_float_t<T>* d_out,
                                       uint64_t n, cudaStream_t stream) {
-  static_assert(binned_input<T>, "reproducible_sum takes float, double, __half or __nv_bfloat16 elements");
-  using F = binned_float_t<T>;
-  if (d_temp != nullptr && n > binned_params<F>::capacity) return cudaErrorInvalidValue;
-  return dispatch_reduce<Pick>(d_temp, temp_bytes, d_in, d_out, n, binned_accumulator<F>{}, binned_plus{},
-                                         binned_sum_form<F>{}, stream);
+  return dispatch_binned<Pick>(d_temp, temp_bytes, d_in, d_out, n, binned_sum_form<binned_float_t<T>>{}, stream);
 }
 
 }  // namespace detail

@@ -21,7 +21,8 @@ bool runs_local(Phases p) { return p != Phases::combine; }
 bool runs_combine(Phases p) { return p != Phases::local; }
 
 // Enqueues one repetition on every rank: [gate] local [events] then the combine of all ranks in
-// one NCCL group (one thread driving several ranks must issue their collectives together).
+// one NCCL group (one thread driving several ranks must issue their collectives together), then
+// each rank's finish (a group enqueues its NCCL work at ncclGroupEnd, so the finish comes after).
 void enqueue_repetition(const std::vector<LocalRank>& ranks, Phases phases, StartGate* gate,
                         const std::vector<std::unique_ptr<RankEvents>>* events) {
   for (size_t i = 0; i < ranks.size(); ++i) {
@@ -44,6 +45,10 @@ void enqueue_repetition(const std::vector<LocalRank>& ranks, Phases phases, Star
       throw;
     }
     WARPFOLD_NCCL_CHECK(ncclGroupEnd());
+    for (const LocalRank& r : ranks) {
+      WARPFOLD_CUDA_CHECK(cudaSetDevice(r.device));
+      r.pipeline->enqueue_finish();
+    }
   }
   if (events) {
     for (size_t i = 0; i < ranks.size(); ++i) {

@@ -34,7 +34,8 @@ class pipeline final : public RankPipeline {
 
  public:
   pipeline(uint64_t count, uint64_t seed, int rank, ncclComm_t comm, cudaStream_t stream)
-      : count_(count), rank_(rank), comm_(comm), stream_(stream), shard_(count), partial_(1), result_(1) {
+      : count_(count), rank_(rank), ranks_(ranks_of(comm)), comm_(comm), stream_(stream), shard_(count), partial_(1),
+        gathered_(distributed::gathered_slots<Acc, op_t>(ranks_)), result_(1) {
     if (count > 0) {
       fill_shard<T><<<1024, 256, 0, stream>>>(shard_.get(), count, shard_seed(seed, rank), rank);
       WARPFOLD_CUDA_CHECK(cudaGetLastError());
@@ -46,7 +47,12 @@ class pipeline final : public RankPipeline {
   void enqueue_local() override { WARPFOLD_CUDA_CHECK(reduce(temp_.get())); }
 
   void enqueue_combine() override {
-    WARPFOLD_NCCL_CHECK(distributed::combine_allreduce(partial_.get(), result_.get(), op_t{}, comm_, stream_));
+    WARPFOLD_NCCL_CHECK(
+        distributed::combine_allreduce(gathered_.get(), partial_.get(), result_.get(), op_t{}, comm_, stream_));
+  }
+
+  void enqueue_finish() override {
+    WARPFOLD_CUDA_CHECK(distributed::finish_combine(gathered_.get(), result_.get(), op_t{}, ranks_, stream_));
   }
 
   void poison() override {
@@ -64,6 +70,12 @@ class pipeline final : public RankPipeline {
                                      op_t{}, distributed::identity_of<Acc, op_t>(), rank_, stream_);
   }
 
+  static int ranks_of(ncclComm_t comm) {
+    int ranks = 0;
+    WARPFOLD_NCCL_CHECK(ncclCommCount(comm, &ranks));
+    return ranks;
+  }
+
   Scalar read(const Acc* d_value) {
     Acc v{};
     WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(&v, d_value, sizeof(Acc), cudaMemcpyDeviceToHost, stream_));
@@ -76,10 +88,12 @@ class pipeline final : public RankPipeline {
 
   uint64_t count_;
   int rank_;
+  int ranks_;
   ncclComm_t comm_;
   cudaStream_t stream_;
   harness::DeviceBuffer<T> shard_;
   harness::DeviceBuffer<Acc> partial_;
+  harness::DeviceBuffer<Acc> gathered_;  // every rank's partial, where they are gathered (max of floats)
   harness::DeviceBuffer<Acc> result_;
   harness::DeviceBuffer<char> temp_;
   size_t temp_bytes_ = 0;

@@ -2,7 +2,8 @@
 // One GPU's part of `warpfold multigpu`, behind a type-erased interface so that the host logic
 // (timing, MPI, reports) stays out of the CUDA translation unit that instantiates the reduce for
 // each (type, operator): its shard on the device, filled with the shard's values, the local
-// reduce (warpfold::distributed::reduce_shard) and the NCCL combine (combine_allreduce).
+// reduce (warpfold::distributed::reduce_shard), the NCCL combine (combine_allreduce) and the fold
+// of gathered partials (finish_combine).
 
 #include "multigpu/multigpu_options.hpp"
 #include "multigpu/scalar.hpp"
@@ -23,6 +24,9 @@ class RankPipeline {
   // The NCCL phase: every GPU's partial combined into this GPU's result. When one process drives
   // several GPUs, call it for all of them between ncclGroupStart and ncclGroupEnd.
   virtual void enqueue_combine() = 0;
+  // The rest of the combine, after ncclGroupEnd: the fold of the gathered partials where the
+  // operator's are gathered (floating-point max), nothing where NCCL reduced them.
+  virtual void enqueue_finish() = 0;
   // Overwrites partial and result with a pattern (all bits set), so that a phase that did not
   // write them shows.
   virtual void poison() = 0;

@@ -8,10 +8,12 @@
 #include "harness/host_float_convert.hpp"
 
 #include <warpfold/detail/binned.cuh>
+#include <warpfold/distributed/shard_plan.hpp>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -250,6 +252,17 @@ detail::binned_accumulator<F> merge_in_random_tree(std::vector<detail::binned_ac
     parts.pop_back();
   }
   return parts.front();
+}
+
+// n elements cut at random points into `parts` contiguous shards, in order: any sizes, empty ones
+// where two cuts meet (the splits over GPUs of the distributed reproducible sum's tests).
+inline std::vector<distributed::shard_extent> random_split(uint64_t n, int parts, std::mt19937_64& gen) {
+  std::vector<uint64_t> cuts{0, n};
+  for (int i = 1; i < parts; ++i) cuts.push_back(gen() % (n + 1));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<distributed::shard_extent> split;
+  for (int i = 0; i < parts; ++i) split.push_back({cuts[size_t(i)], cuts[size_t(i) + 1] - cuts[size_t(i)]});
+  return split;
 }
 
 }  // namespace warpfold::testing

@@ -1,7 +1,8 @@
 #pragma once
-// Which accumulator types and operators NCCL can combine, and as what. The distributed reduce
-// hands each GPU's partial result to NCCL, so the accumulator type (the type of `init`), not the
-// element type, must be one NCCL reduces; the operator must be one of NCCL's four built-ins.
+// Which accumulator types and operators NCCL can combine, as what, and where its arithmetic is
+// warpfold's. The distributed reduce hands each GPU's partial result to NCCL, so the accumulator
+// type (the type of `init`), not the element type, must be one NCCL carries; the operator must be
+// one of NCCL's four built-ins.
 //
 //   accumulator: int8, uint8, int32, uint32, int64, uint64 (any integer type of those widths),
 //                __half, __nv_bfloat16, float, double
@@ -9,12 +10,18 @@
 //
 // Everything else (16-bit integers, bool, key_value / arg_min / arg_max, compensated sums,
 // bitwise operators, user functors) is refused at compile time by the distributed functions, with
-// the reasons below. For those, reduce each shard with warpfold::reduce and gather the partials
-// (ncclAllGather) to fold them with the same operator.
+// the reasons below.
 //
-// NaN: within one GPU warpfold::minimum / maximum let a NaN win; NCCL combines floating-point
-// partials with fmin / fmax, where a number beats a NaN. A NaN survives the combine only when
-// every GPU's partial is NaN.
+// How the partials are combined (combine_path_v), so that the result is warpfold::reduce's on one
+// GPU over all the data:
+//  * NCCL reduces them (ncclAllReduce / ncclReduce) where its arithmetic agrees: every operator on
+//    integers (exact, wrapping as on one GPU), plus and multiplies on floating-point types (IEEE:
+//    NaN and infinities propagate as on one GPU; the rounding differs as it differs between two
+//    grids on one GPU).
+//  * Gathered and folded where it does not: minimum and maximum on floating-point types. NCCL
+//    combines those with fmin / fmax (__hmin / __hmax), where a number beats a NaN, while
+//    warpfold's operators let a NaN win. Every rank's partial is gathered (ncclAllGather) and
+//    folded in rank order by warpfold's own operator on the device (combine_plan.hpp).
 
 #include <warpfold/ops.cuh>
 
@@ -75,6 +82,25 @@ WARPFOLD_NCCL_RED_OP(maximum, ncclMax);
 
 template <class Acc, class Op>
 inline constexpr bool nccl_can_combine_v = nccl_data_type<Acc>::supported && nccl_red_op<Op>::supported;
+
+// The floating-point types NCCL carries (their minimum and maximum differ from warpfold's).
+template <class Acc>
+inline constexpr bool nccl_floating_v = std::is_floating_point_v<Acc> || std::is_same_v<Acc, __half> ||
+                                        std::is_same_v<Acc, __nv_bfloat16>;
+
+enum class combine_path {
+  nccl_reduces,   // ncclAllReduce / ncclReduce with NCCL's operator: it agrees with warpfold's
+  gathered_fold,  // ncclAllGather, then warpfold's operator folds the partials in rank order
+  unsupported     // refused at compile time (nccl_unsupported_reason says why)
+};
+
+// How the distributed functions combine partials of type Acc with Op (see the top of this file).
+template <class Acc, class Op>
+inline constexpr combine_path combine_path_v =
+    !nccl_can_combine_v<Acc, Op> ? combine_path::unsupported
+    : nccl_floating_v<Acc> && (std::is_same_v<Op, minimum> || std::is_same_v<Op, maximum>)
+        ? combine_path::gathered_fold
+        : combine_path::nccl_reduces;
 
 // Why NCCL cannot combine partials of type Acc with Op, or nullptr when it can. The distributed
 // functions state the same reasons in their static_asserts.
