@@ -49,6 +49,14 @@ cudaError_t dispatch_binned(void* d_temp, size_t& temp_bytes, const T* d_in, Out
   static_assert(binned_input<T>, "reproducible_sum takes float, double, __half or __nv_bfloat16 elements");
   using F = binned_float_t<T>;
   if (d_temp != nullptr && n > binned_params<F>::capacity) return cudaErrorInvalidValue;
+  // Binned accumulators keep ptxas's register count, so by size they would stay narrow; large
+  // inputs read faster through the wide kernel, which every architecture has.
+  if constexpr (Pick == kernel_pick::by_size && has_wide_loads<T>) {
+    if (n * sizeof(T) > kHopperPolicy.wide_above_bytes) {
+      return dispatch_reduce<kernel_pick::wide>(d_temp, temp_bytes, d_in, d_out, n, binned_accumulator<F>{},
+                                                binned_plus{}, form, stream);
+    }
+  }
   return dispatch_reduce<Pick>(d_temp, temp_bytes, d_in, d_out, n, binned_accumulator<F>{}, binned_plus{}, form,
                                stream);
 }
