@@ -160,7 +160,7 @@ def cccl_contender(cupy, xc, dtype: str) -> Contender:
     n = xc.size
 
     def call():
-        compute.reduce_into(xc, out, compute.OpKind.PLUS, n, init)
+        compute.reduce_into(d_in=xc, d_out=out, num_items=n, op=compute.OpKind.PLUS, h_init=init)
         return out
 
     call()  # builds (JIT-compiles) the reduce once, here

@@ -75,6 +75,12 @@ TEST(ReduceConcurrency, AReduceHeldMidRunSharesNothingWithTheCallsThatPassIt) {
   ASSERT_EQ(cudaMalloc(&small_out, kCalls * sizeof(int64_t)), cudaSuccess);
   ASSERT_EQ(cudaMemset(small_out, 0x5a, kCalls * sizeof(int64_t)), cudaSuccess);
 
+  // One call of the passing reduce first: under lazy module loading (CUDA's default) a kernel's
+  // first launch waits for the kernels already running, the held one included.
+  ASSERT_EQ(reduce(small_temp, small_bytes, small_in.get(), small_out, small.values.size(), plus{}, int64_t(0),
+                   other_stream),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(other_stream), cudaSuccess);
   ASSERT_EQ(reduce(held_temp, held_bytes, held_in.get(), held_out, held.values.size(), op, int64_t(0), held_stream),
             cudaSuccess);
   // The other calls come from a thread of their own, reusing one temp storage in stream order,
