@@ -10,9 +10,10 @@
 //  - arg_min, arg_max: the same ordering; among equal values (or several NaNs) the first index
 //    wins.
 //  - +0 and -0 compare equal, so where both occur, minimum and maximum may return either: on
-//    the device float minimum / maximum order -0 below +0 (min.NaN / max.NaN), other types
-//    keep whichever comes first in the fold order (fixed for a device, n and alignment, so
-//    still the same run to run). Which NaN payload comes back is likewise unspecified.
+//    the device float, half and bfloat16 minimum / maximum order -0 below +0 (min.NaN /
+//    max.NaN), other types keep whichever comes first in the fold order (fixed for a device, n
+//    and alignment, so still the same run to run). Which NaN payload comes back is likewise
+//    unspecified.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -39,11 +40,11 @@ __host__ __device__ __forceinline__ bool greater_nan_first(const T& a, const T& 
   return !(b >= a) && !is_nan(b);
 }
 
-// On the device, float min and max are one instruction each (min.NaN / max.NaN, sm_80 and
-// later): a NaN operand gives the canonical NaN, as the operators above promise (which NaN is not
-// promised). The compare-and-select form costs several dependent instructions per element.
-// (Doubles keep it: sm_90 has no fp64 min/max instruction, and min.f64 / max.f64 compile to
-// longer code than it.)
+// On the device, float, half and bfloat16 min and max are one instruction each (min.NaN /
+// max.NaN, sm_80 and later): a NaN operand gives the canonical NaN, as the operators above
+// promise (which NaN is not promised). The compare-and-select form costs several dependent
+// instructions per element. (Doubles keep it: sm_90 has no fp64 min/max instruction, and
+// min.f64 / max.f64 compile to longer code than it.)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define WARPFOLD_DEVICE_NAN_MIN_MAX 1
 __device__ __forceinline__ float min_nan(float a, float b) {
@@ -74,6 +75,7 @@ struct minimum {
   __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const {
 #ifdef WARPFOLD_DEVICE_NAN_MIN_MAX
     if constexpr (std::is_same_v<T, float>) return detail::min_nan(a, b);
+    if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) return __hmin_nan(a, b);
 #endif
     return detail::less_nan_first(b, a) ? b : a;  // b when it orders before a (NaN first)
   }
@@ -84,6 +86,7 @@ struct maximum {
   __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const {
 #ifdef WARPFOLD_DEVICE_NAN_MIN_MAX
     if constexpr (std::is_same_v<T, float>) return detail::max_nan(a, b);
+    if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) return __hmax_nan(a, b);
 #endif
     return detail::greater_nan_first(b, a) ? b : a;  // as minimum, mirrored
   }
