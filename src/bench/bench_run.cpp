@@ -6,7 +6,7 @@
 #include "harness/gpu_timer.hpp"
 #include "harness/host_float_convert.hpp"
 #include "harness/random_data.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <warpfold/detail/reduce_policy.hpp>
 
@@ -201,7 +201,7 @@ struct RowFacts {
 
 // The measured peaks: DRAM, the best of the streaming probe and every reduce over at least 8× the
 // L2; the L2's own figure for inputs that stay in it (at most half of it).
-void fill_peaks(lab::RunContext& ctx, report::Table& t, const std::vector<RowFacts>& facts, double theoretical) {
+void fill_peaks(harness::RunContext& ctx, report::Table& t, const std::vector<RowFacts>& facts, double theoretical) {
   const double l2 = double(ctx.device().l2_bytes);
   for (const RowFacts& f : facts) {
     if (f.lib != Library::no_combine && f.bytes >= kDramInputL2s * l2) {
@@ -300,12 +300,12 @@ std::vector<unsigned> axis_exponents(const BenchOptions& o) {
   return exponents;
 }
 
-BenchOutcome run_bench(const BenchOptions& o) {
+harness::RunOutcome run_bench(const BenchOptions& o) {
   const std::vector<unsigned> exponents = axis_exponents(o);
   if (o.reps < 1) throw std::invalid_argument("reps must be at least 1");
   if (o.types.empty() || o.ops.empty()) throw std::invalid_argument("no type or no operator to benchmark");
 
-  BenchOutcome out;
+  harness::RunOutcome out;
   report::Report& r = out.report;
   const uint64_t seed = o.seed ? *o.seed : harness::fresh_seed();
   // The largest size run: 2^log2_max, or below it where the step does not land on it.
@@ -320,7 +320,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
   r.meta["cold"] = o.cold;
   r.meta["seed"] = seed;
 
-  lab::RunContext ctx = lab::RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) return out;
   out.gpu_ran = true;
   size_t widest = 0;

@@ -62,7 +62,7 @@ std::vector<Lesson> chapter_lessons(const ChapterOptions& o) {
          lab::LadderOptions l;
          if (q) l.n = 1u << 20, l.reps = 5;
          const auto out = lab::run_ladder(l);
-         return entry(out, out.reference_failed);
+         return entry(out, out.check_failed);
        }},
       {"sweep", "Block-size sweep of the ladder",
        [q] {
@@ -71,7 +71,7 @@ std::vector<Lesson> chapter_lessons(const ChapterOptions& o) {
          l.reps = q ? 3 : 10;
          if (q) l.n = 1u << 20;
          const auto out = lab::run_ladder(l);
-         return entry(out, out.reference_failed);
+         return entry(out, out.check_failed);
        }},
       {"divergence", "Warp divergence",
        [q] {

@@ -41,7 +41,7 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
 
   return {sub, [&o]() {
             o.bench = resolved_bench_options(o);
-            const bench::BenchOutcome outcome = bench::run_bench(o.bench);
+            const harness::RunOutcome outcome = bench::run_bench(o.bench);
             emit(outcome.report, o.output);
             if (!outcome.gpu_ran) {
               std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))

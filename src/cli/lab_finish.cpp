@@ -4,7 +4,7 @@
 
 namespace warpfold::cli {
 
-int finish(const lab::LabOutcome& outcome, const OutputOptions& output) {
+int finish(const harness::RunOutcome& outcome, const OutputOptions& output) {
   emit(outcome.report, output);
   if (outcome.check_failed) {
     std::cerr << "warpfold: a kernel's output differed from the CPU's (rows marked WRONG)\n";

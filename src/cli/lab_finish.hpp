@@ -3,12 +3,12 @@
 // documented exit code.
 
 #include "cli/command.hpp"
-#include "lab/lab_outcome.hpp"
+#include "harness/run_outcome.hpp"
 
 namespace warpfold::cli {
 
 // kExitCheckFailed when a result was wrong, kExitNoDevice when only the CPU part ran, else kExitOk;
 // each non-zero code with one line on stderr saying why.
-int finish(const lab::LabOutcome& outcome, const OutputOptions& output);
+int finish(const harness::RunOutcome& outcome, const OutputOptions& output);
 
 }  // namespace warpfold::cli

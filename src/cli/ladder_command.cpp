@@ -31,9 +31,9 @@ Command add_ladder_command(CLI::App& app, LadderCommandOptions& o) {
             if (!o.profile_pass.empty()) {
               return run_profile_pass([&] { return lab::ladder_profile_pass(o.lab); }, o.profile_pass);
             }
-            const lab::LadderOutcome outcome = lab::run_ladder(o.lab);
+            const harness::RunOutcome outcome = lab::run_ladder(o.lab);
             emit(outcome.report, o.output);
-            if (outcome.reference_failed) {
+            if (outcome.check_failed) {
               std::cerr << "warpfold: a fixed kernel or CPU reference gave a WRONG sum\n";
               return int(kExitCheckFailed);
             }

@@ -20,7 +20,7 @@ int run_table(NestedCommandOptions& o) {
   if (!o.profile_pass.empty()) {
     return run_profile_pass([&] { return lab::nested_profile_pass(o.lab); }, o.profile_pass);
   }
-  const lab::NestedOutcome outcome = lab::run_nested(o.lab);
+  const harness::RunOutcome outcome = lab::run_nested(o.lab);
   emit(outcome.report, o.output);
   if (outcome.check_failed) {
     std::cerr << "warpfold: a nested row or the CPU reference was WRONG (see its check)\n";

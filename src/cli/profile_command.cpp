@@ -64,7 +64,7 @@ ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const Nc
   const profile::ProfiledProgram profiled = profile::profile_program(settings, program);
   if (!o.csv_out.empty()) report::write_output(o.csv_out, profiled.ncu.output);
 
-  const lab::LabOutcome timed = lesson.timed_run();
+  const harness::RunOutcome timed = lesson.timed_run();
   ProfiledLessonReport out;
   out.check_failed = timed.check_failed;
   report::Report& r = out.report;

@@ -73,10 +73,7 @@ LessonProfile ladder_profile(const lab::LadderOptions& o) {
   p.lesson_args = {"ladder", "--n", std::to_string(o.n), "--block", std::to_string(o.block), "--variants",
                    variants_arg(o.variants)};
   append_seed(p.lesson_args, o.seed);
-  p.timed_run = [o] {
-    lab::LadderOutcome run = lab::run_ladder(o);
-    return lab::LabOutcome{std::move(run.report), run.gpu_ran, run.reference_failed};
-  };
+  p.timed_run = [o] { return lab::run_ladder(o); };
   p.timed_rows = [](const report::Report& r) {
     const report::Table& t = main_table(r);
     const size_t kernel = column_index(t, "kernel"), variant = column_index(t, "variant");
@@ -124,10 +121,7 @@ LessonProfile nested_profile(const lab::NestedOptions& o) {
   p.lesson = "nested";
   p.lesson_args = {"nested", "--n", std::to_string(o.n), "--block", std::to_string(o.block)};
   append_seed(p.lesson_args, o.seed);
-  p.timed_run = [o] {
-    lab::NestedOutcome run = lab::run_nested(o);
-    return lab::LabOutcome{std::move(run.report), run.gpu_ran, run.check_failed};
-  };
+  p.timed_run = [o] { return lab::run_nested(o); };
   p.timed_rows = [](const report::Report& r) { return rows_labelled_by(r, "kernel"); };
   return p;
 }

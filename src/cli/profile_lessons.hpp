@@ -5,7 +5,7 @@
 
 #include "lab/divergence/divergence_run.hpp"
 #include "lab/grid_shape/grid_run.hpp"
-#include "lab/lab_outcome.hpp"
+#include "harness/run_outcome.hpp"
 #include "lab/ladder/ladder_run.hpp"
 #include "lab/nested/nested_plan.hpp"
 #include "profile/profile_table.hpp"
@@ -19,7 +19,7 @@ namespace warpfold::cli {
 struct LessonProfile {
   std::string lesson;                   // "ladder"
   std::vector<std::string> lesson_args; // {"ladder", "--n", "16777216", ...}: warpfold's arguments
-  std::function<lab::LabOutcome()> timed_run;
+  std::function<harness::RunOutcome()> timed_run;
   std::function<profile::TimedRows(const report::Report&)> timed_rows;
 };
 

@@ -1,7 +1,7 @@
 #include "cli/profile_pass_option.hpp"
 
 #include "harness/device_info.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <iostream>
 
@@ -14,7 +14,7 @@ void add_profile_pass_option(CLI::App& sub, std::string& manifest_path) {
 
 int run_profile_pass(const std::function<profile::LaunchManifest()>& pass, const std::string& manifest_path) {
   if (const auto reason = harness::cuda_unavailable_reason()) {
-    std::cerr << "warpfold: " << lab::no_device_message(*reason) << "\n";
+    std::cerr << "warpfold: " << harness::no_device_message(*reason) << "\n";
     return kExitNoDevice;
   }
   pass().write(manifest_path);

@@ -63,7 +63,7 @@ TEST(BenchSeed, ZeroIsASeedLikeAnyOther) {
   EXPECT_EQ(o.seed, std::optional<uint64_t>(0));
   EXPECT_EQ(o.log2_max, 10u);
   // The seed is recorded before the device is looked for: the same with or without a GPU.
-  const bench::BenchOutcome out = bench::run_bench(o);
+  const harness::RunOutcome out = bench::run_bench(o);
   EXPECT_EQ(out.report.meta.at("seed"), 0u);
 }
 

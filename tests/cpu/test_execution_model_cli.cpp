@@ -90,7 +90,7 @@ TEST(LabFinish, ExitCodesFollowTheOutcome) {
   const std::string path = ::testing::TempDir() + "warpfold_finish_test.txt";
   cli::OutputOptions out;
   out.out = path;
-  lab::LabOutcome o;
+  harness::RunOutcome o;
   EXPECT_EQ(cli::finish(o, out), cli::kExitNoDevice);
   o.gpu_ran = true;
   EXPECT_EQ(cli::finish(o, out), cli::kExitOk);

@@ -58,7 +58,7 @@ TEST(LadderRun, ReferenceIsTheExactSumOfTheSeededData) {
   int64_t sum = 0;
   for (int v : data) sum += v;
   EXPECT_EQ(out.report.meta["exact_sum"], sum);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
 }
 
 TEST(LadderCli, BlockSweepRefusesABlock) {

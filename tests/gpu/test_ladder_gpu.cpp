@@ -7,7 +7,7 @@
 #include "lab/ladder/cpu_reduce.hpp"
 #include "lab/ladder/ladder_run.hpp"
 #include "lab/ladder/workspace.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -74,7 +74,7 @@ TEST(LadderRunGpu, FullLadderHasNoReferenceFailureAndFlagsBookTails) {
   o.reps = 3;
   const auto out = lab::run_ladder(o);
   ASSERT_TRUE(out.gpu_ran);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
   const auto& t = out.report.tables.at(0);
   ASSERT_EQ(t.rows.size(), 2 + lab::ladder_kernels().size());
   int book_rows = 0;
@@ -96,7 +96,7 @@ TEST(LadderRunGpu, BookSizeIsExactForBookAndFixed) {
   lab::LadderOptions o;  // n = 2^24, block 512: the book's own configuration
   o.reps = 2;
   const auto out = lab::run_ladder(o);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
   for (const auto& row : out.report.tables.at(0).rows) EXPECT_EQ(row[10], "ok") << row[0] << " " << row[1];
 }
 
@@ -108,7 +108,7 @@ TEST(LadderRunGpu, BlockSweepFindsABestBlockForEveryFixedKernel) {
   o.block_sweep = true;
   o.variants = lab::VariantSelection::fixed;
   const auto out = lab::run_ladder(o);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
   const auto& sweep = out.report.tables.at(1);
   ASSERT_EQ(sweep.rows.size(), 11u);
   for (const auto& row : sweep.rows) {
@@ -120,7 +120,7 @@ TEST(LadderRunGpu, BlockSweepFindsABestBlockForEveryFixedKernel) {
 TEST(RunContextGpu, DeviceMemoryShortfallIsAClearError) {
   WARPFOLD_REQUIRE_GPU();
   report::Report r;
-  auto ctx = lab::RunContext::open(r);
+  auto ctx = harness::RunContext::open(r);
   ASSERT_TRUE(ctx.has_device());
   try {
     ctx.require_device_memory(size_t(1) << 50, "n = 2^48");

@@ -2,7 +2,7 @@
 // both sides, computed in unsigned arithmetic on the CPU).
 #include "gpu/reduce_test_support.cuh"
 
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -348,7 +348,7 @@ std::string device_memory_shortfall(size_t bytes) {
   int device = 0;
   EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
   try {
-    lab::require_free_device_memory(device, bytes + (size_t(256) << 20), "this test");
+    harness::require_free_device_memory(device, bytes + (size_t(256) << 20), "this test");
   } catch (const std::invalid_argument& e) {
     return e.what();
   }

@@ -2,14 +2,14 @@
 #include "harness/device_limits.hpp"
 #include "lab/divergence/divergence_workspace.hpp"
 #include "lab/profile_pass.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 namespace warpfold::lab {
 
 profile::LaunchManifest divergence_profile_pass(const DivergenceOptions& o) {
   validate_divergence_options(o);
   report::Report unused;
-  RunContext ctx = RunContext::open(unused);
+  harness::RunContext ctx = harness::RunContext::open(unused);
   const int warp = harness::query_device_limits(0).warp_size;
   ctx.require_device_memory(divergence::DivergenceWorkspace::bytes_needed(o.n, o.block), "n = " + std::to_string(o.n));
   const divergence::DivergenceWorkspace ws(o.n, o.block, ctx.stream());

@@ -5,7 +5,7 @@
 #include "lab/ladder/ladder_run.hpp"
 #include "lab/ladder/workspace.hpp"
 #include "lab/profile_pass.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <stdexcept>
 
@@ -21,7 +21,7 @@ profile::LaunchManifest ladder_profile_pass(const LadderOptions& o) {
   harness::require_host_memory(ladder_host_bytes(o.n), "the ladder at n = " + std::to_string(o.n));
   const std::vector<int> data = harness::random_ints(o.n, o.seed.value_or(harness::fresh_seed()));
   report::Report unused;
-  RunContext ctx = RunContext::open(unused);
+  harness::RunContext ctx = harness::RunContext::open(unused);
   ctx.require_device_memory(LadderWorkspace::bytes_needed(o.n), "n = " + std::to_string(o.n));
   const LadderWorkspace ws(data, serial_sum(data.data(), data.size()), ctx.stream());
   profile::LaunchManifest launches;
