@@ -62,11 +62,10 @@ TEST(LadderRun, ReferenceIsTheExactSumOfTheSeededData) {
 }
 
 TEST(LadderCli, BlockSweepRefusesABlock) {
-  const std::string err = warpfold::testing::parse_command_error(cli::add_ladder_command, "ladder",
-                                                                 {"--block-sweep", "--block", "64"});
+  const std::string err = warpfold::testing::parse_lesson_error("ladder", {"--block-sweep", "--block", "64"});
   EXPECT_NE(err.find("--block"), std::string::npos) << err;
   EXPECT_NE(err.find("excludes"), std::string::npos) << err;
-  EXPECT_TRUE(warpfold::testing::parse_command_error(cli::add_ladder_command, "ladder", {"--block-sweep"}).empty());
+  EXPECT_TRUE(warpfold::testing::parse_lesson_error("ladder", {"--block-sweep"}).empty());
 }
 
 TEST(LadderRun, BlockSweepHeaderNamesTheSweptBlocks) {

@@ -14,14 +14,14 @@ using namespace warpfold;
 
 namespace {
 
-using Parsed = warpfold::testing::ParsedCommand<cli::LadderCommandOptions>;
+using Parsed = warpfold::testing::ParsedLesson<cli::LadderCommandOptions>;
 
 std::unique_ptr<Parsed> parse(std::vector<std::string> args) {
-  return warpfold::testing::parse_command<cli::LadderCommandOptions>(cli::add_ladder_command, "ladder", std::move(args));
+  return warpfold::testing::parse_lesson<cli::LadderCommandOptions>("ladder", std::move(args));
 }
 
 std::string parse_error(std::vector<std::string> args) {
-  return warpfold::testing::parse_command_error<cli::LadderCommandOptions>(cli::add_ladder_command, "ladder", std::move(args));
+  return warpfold::testing::parse_lesson_error("ladder", std::move(args));
 }
 
 }  // namespace
@@ -43,7 +43,7 @@ TEST(LadderCli, AcceptsPowerOfTwoNotation) {
   EXPECT_EQ(p->opts.lab.reps, 5);
   EXPECT_EQ(p->opts.variants, "fixed");
   EXPECT_EQ(p->opts.output.format, "json");
-  EXPECT_EQ(p->opts.seed, 99u);
+  EXPECT_EQ(p->opts.lab.seed, 99u);
   EXPECT_TRUE(parse({"--block-sweep"})->opts.lab.block_sweep);  // without --block: the sweep sets it
 }
 

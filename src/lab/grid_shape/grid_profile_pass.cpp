@@ -1,8 +1,8 @@
-// The grid lesson's profile pass (lab/profile_pass.hpp).
+#include "lab/grid_shape/grid_profile_pass.hpp"
+
 #include "harness/random_data.hpp"
-#include "lab/grid_shape/matrix_workspace.hpp"
-#include "lab/profile_pass.hpp"
 #include "harness/run_context.hpp"
+#include "lab/grid_shape/matrix_workspace.hpp"
 
 namespace warpfold::lab {
 
@@ -23,5 +23,7 @@ profile::LaunchManifest grid_profile_pass(const GridOptions& o) {
   }
   return launches;
 }
+
+profile::TimedRows grid_timed_rows(const report::Report& r) { return rows_labelled_by(r, "block"); }
 
 }  // namespace warpfold::lab

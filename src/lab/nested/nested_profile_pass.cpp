@@ -1,11 +1,11 @@
-// The nested lesson's profile pass (lab/profile_pass.hpp).
+#include "lab/nested/nested_profile_pass.hpp"
+
 #include "harness/random_data.hpp"
+#include "harness/run_context.hpp"
 #include "lab/ladder/cpu_reduce.hpp"
 #include "lab/ladder/workspace.hpp"
 #include "lab/nested/launch_limits.hpp"
 #include "lab/nested/nested_workspace.hpp"
-#include "lab/profile_pass.hpp"
-#include "harness/run_context.hpp"
 
 namespace warpfold::lab {
 
@@ -34,5 +34,7 @@ profile::LaunchManifest nested_profile_pass(const NestedOptions& o) {
   }
   return launches;
 }
+
+profile::TimedRows nested_timed_rows(const report::Report& r) { return rows_labelled_by(r, "kernel"); }
 
 }  // namespace warpfold::lab
