@@ -5,7 +5,6 @@
 
 #include "harness/run_outcome.hpp"
 #include "lab/nested/nested_plan.hpp"
-#include "report/table.hpp"
 
 #include <cstdint>
 #include <string>
