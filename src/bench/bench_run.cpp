@@ -8,7 +8,7 @@
 #include "harness/random_data.hpp"
 #include "harness/run_context.hpp"
 
-#include <warpfold/detail/reduce_policy.hpp>
+#include <warpfold/detail/read_probe.cuh>  // the tuning policy, recorded with the results
 
 #include <algorithm>
 #include <charconv>
@@ -226,7 +226,7 @@ void fill_peaks(harness::RunContext& ctx, report::Table& t, const std::vector<Ro
 
 // The tuning policy of warpfold's code on this device, as the JSON meta records it.
 json policy_json(unsigned arch) {
-  const detail::reduce_policy p = detail::policy_for_arch(arch);
+  const detail::read_probe::reduce_policy p = detail::read_probe::policy_for_arch(arch);
   return {{"code_arch", arch},
           {"policy_arch", p.arch},
           {"threads", p.threads},
