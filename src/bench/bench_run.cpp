@@ -7,6 +7,7 @@
 #include "harness/host_float_convert.hpp"
 #include "harness/random_data.hpp"
 #include "harness/run_context.hpp"
+#include "harness/splitmix64.hpp"
 
 #include <warpfold/detail/read_probe.cuh>  // the tuning policy, recorded with the results
 
@@ -34,16 +35,6 @@ constexpr double kDramInputL2s = 8;
 // Two rows at or above this share of the DRAM peak are both "at the memory limit".
 constexpr double kAtMemoryLimit = 0.90;
 
-// SplitMix64: fast enough to fill 2^30 elements in seconds.
-struct splitmix64 {
-  uint64_t s;
-  uint64_t operator()() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-};
 
 // Host data of one element type, stored as bytes; sums/maxima of its prefixes are the references.
 struct HostData {
@@ -62,7 +53,7 @@ void store(HostData& d, uint64_t i, const T& v) {
 // Never zeros.
 HostData make_data(ElementType type, uint64_t n, uint64_t seed) {
   HostData d{type, std::vector<unsigned char>(n * element_bytes(type))};
-  splitmix64 rng{seed};
+  harness::splitmix64 rng{seed};
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t r = rng();
     const double unit = double(r >> 11) * 0x1.0p-53 * 2 - 1;  // [-1, 1)
