@@ -59,12 +59,6 @@ inline const std::vector<uint64_t>& reduce_sizes() {
 using harness::from_double;
 using harness::to_double;
 
-// A fresh seed for every case (printed with any failure, so a failing case can be rerun).
-inline uint64_t new_seed() {
-  std::random_device rd;
-  return (uint64_t(rd()) << 32) ^ rd();
-}
-
 // Random values of T in [lo, hi]: integers uniform (bounds as long double, which holds every
 // 64-bit integer exactly: a double would round INT64_MAX up and out of range), floats uniform in
 // the real interval.

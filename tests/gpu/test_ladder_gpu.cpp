@@ -35,7 +35,7 @@ TEST_P(LadderKernelTest, MatchesCpuSumOnRandomData) {
   for (uint64_t n : kSizes) {
     if (n > warpfold::testing::max_test_n()) continue;
     ++sizes_run;
-    const uint64_t seed = harness::fresh_seed();
+    const uint64_t seed = warpfold::testing::new_seed();
     // Values 1..255 (never 0) so that a dropped element always changes the sum.
     const auto data = harness::random_ints(n, seed, 1, 255);
     const lab::LadderWorkspace ws(data, lab::serial_sum(data.data(), n), stream);
@@ -72,6 +72,7 @@ TEST(LadderRunGpu, FullLadderHasNoReferenceFailureAndFlagsBookTails) {
   o.n = (1u << 20) + 7;  // not a multiple of any block × unroll: every book kernel drops or over-reads
   o.block = 256;
   o.reps = 3;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_ladder(o);
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
@@ -95,6 +96,7 @@ TEST(LadderRunGpu, BookSizeIsExactForBookAndFixed) {
   WARPFOLD_REQUIRE_TEST_SIZE(1u << 24);
   lab::LadderOptions o;  // n = 2^24, block 512: the book's own configuration
   o.reps = 2;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_ladder(o);
   EXPECT_FALSE(out.check_failed);
   for (const auto& row : out.report.tables.at(0).rows) EXPECT_EQ(row[10], "ok") << row[0] << " " << row[1];
@@ -107,6 +109,7 @@ TEST(LadderRunGpu, BlockSweepFindsABestBlockForEveryFixedKernel) {
   o.reps = 2;
   o.block_sweep = true;
   o.variants = lab::VariantSelection::fixed;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_ladder(o);
   EXPECT_FALSE(out.check_failed);
   const auto& sweep = out.report.tables.at(1);
