@@ -30,8 +30,8 @@ TEST(LadderReference, ExactAtTheExtremesOfInt32) {
   EXPECT_EQ(lab::reference_sum(mixed.data(), 0), 0);
 }
 
-// The serial row used to be checked against serial_sum itself, so it could not fail. Checked
-// against a reference from elsewhere, a disagreement shows.
+// The serial row is checked against a reference computed elsewhere (a check against serial_sum
+// itself could not fail), so a disagreement shows.
 TEST(LadderCpuRows, SerialRowFailsWhenTheReferenceDisagrees) {
   const std::vector<int> data = harness::random_ints(4097, 7);
   const int64_t exact = lab::reference_sum(data.data(), data.size());
