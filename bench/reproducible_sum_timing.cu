@@ -10,6 +10,8 @@
 //
 //   cmake --build build --target warpfold_repro_timing
 //   build/bench/warpfold_repro_timing [--reps N] [--log2-floats K] [--log2-doubles K]
+#include "harness/splitmix64.hpp"
+
 #include <warpfold/reduce.cuh>
 #include <warpfold/reproducible.cuh>
 
@@ -39,7 +41,7 @@ void check(cudaError_t rc, const char* what) {
 template <class T>
 __global__ void fill_uniform(T* out, uint64_t n) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-    out[i] = T(double(warpfold::detail::mix64(i ^ 0x5eed)) * 0x1p-63 - 1.0);
+    out[i] = T(double(warpfold::harness::mix64(i ^ 0x5eed)) * 0x1p-63 - 1.0);
 }
 
 struct options {

@@ -75,7 +75,7 @@ for tool in "${tools[@]}"; do
   # thread) and the bulk kernel (inputs above 256 MiB) out of the pass: their own tests, at full
   # size (up to 2^27 elements), must be clean too.
   WARPFOLD_TEST_MAX_N=$((1 << 27)) clean_pass "$tool" "$tool-large" "largest grids and the bulk kernel" \
-      'ReduceBulk.*:ReduceInt.Int32SumsAtFullWidthOnTheLargestGrids'
+      'ReduceBulk.*:ReduceNamedKernel/bulk.*:ReduceInt.Int32SumsAtFullWidthOnTheLargestGrids'
 done
 # The logs travel as one archive.
 tar -C "$OUT" -czf "$OUT/sanitize.tgz" sanitize && rm -rf "$OUT/sanitize"

@@ -6,9 +6,10 @@
 #include "harness/gpu_timer.hpp"
 #include "harness/host_float_convert.hpp"
 #include "harness/random_data.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
+#include "harness/splitmix64.hpp"
 
-#include <warpfold/detail/reduce_policy.hpp>
+#include <warpfold/detail/read_probe.cuh>  // the tuning policy, recorded with the results
 
 #include <algorithm>
 #include <charconv>
@@ -34,16 +35,6 @@ constexpr double kDramInputL2s = 8;
 // Two rows at or above this share of the DRAM peak are both "at the memory limit".
 constexpr double kAtMemoryLimit = 0.90;
 
-// SplitMix64: fast enough to fill 2^30 elements in seconds.
-struct splitmix64 {
-  uint64_t s;
-  uint64_t operator()() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-};
 
 // Host data of one element type, stored as bytes; sums/maxima of its prefixes are the references.
 struct HostData {
@@ -62,7 +53,7 @@ void store(HostData& d, uint64_t i, const T& v) {
 // Never zeros.
 HostData make_data(ElementType type, uint64_t n, uint64_t seed) {
   HostData d{type, std::vector<unsigned char>(n * element_bytes(type))};
-  splitmix64 rng{seed};
+  harness::splitmix64 rng{seed};
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t r = rng();
     const double unit = double(r >> 11) * 0x1.0p-53 * 2 - 1;  // [-1, 1)
@@ -201,7 +192,7 @@ struct RowFacts {
 
 // The measured peaks: DRAM, the best of the streaming probe and every reduce over at least 8× the
 // L2; the L2's own figure for inputs that stay in it (at most half of it).
-void fill_peaks(lab::RunContext& ctx, report::Table& t, const std::vector<RowFacts>& facts, double theoretical) {
+void fill_peaks(harness::RunContext& ctx, report::Table& t, const std::vector<RowFacts>& facts, double theoretical) {
   const double l2 = double(ctx.device().l2_bytes);
   for (const RowFacts& f : facts) {
     if (f.lib != Library::no_combine && f.bytes >= kDramInputL2s * l2) {
@@ -226,7 +217,7 @@ void fill_peaks(lab::RunContext& ctx, report::Table& t, const std::vector<RowFac
 
 // The tuning policy of warpfold's code on this device, as the JSON meta records it.
 json policy_json(unsigned arch) {
-  const detail::reduce_policy p = detail::policy_for_arch(arch);
+  const detail::read_probe::reduce_policy p = detail::read_probe::policy_for_arch(arch);
   return {{"code_arch", arch},
           {"policy_arch", p.arch},
           {"threads", p.threads},
@@ -300,12 +291,12 @@ std::vector<unsigned> axis_exponents(const BenchOptions& o) {
   return exponents;
 }
 
-BenchOutcome run_bench(const BenchOptions& o) {
+harness::RunOutcome run_bench(const BenchOptions& o) {
   const std::vector<unsigned> exponents = axis_exponents(o);
   if (o.reps < 1) throw std::invalid_argument("reps must be at least 1");
   if (o.types.empty() || o.ops.empty()) throw std::invalid_argument("no type or no operator to benchmark");
 
-  BenchOutcome out;
+  harness::RunOutcome out;
   report::Report& r = out.report;
   const uint64_t seed = o.seed ? *o.seed : harness::fresh_seed();
   // The largest size run: 2^log2_max, or below it where the step does not land on it.
@@ -320,7 +311,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
   r.meta["cold"] = o.cold;
   r.meta["seed"] = seed;
 
-  lab::RunContext ctx = lab::RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) return out;
   out.gpu_ran = true;
   size_t widest = 0;

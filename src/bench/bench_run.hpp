@@ -3,6 +3,7 @@
 // process, on the same buffers, over a power-of-two axis of sizes.
 
 #include "bench/reduce_runners.hpp"
+#include "harness/run_outcome.hpp"
 #include "report/table.hpp"
 
 #include <optional>
@@ -22,15 +23,10 @@ struct BenchOptions {
   std::optional<uint64_t> seed;  // fresh when not given
 };
 
-struct BenchOutcome {
-  report::Report report;
-  bool gpu_ran = false;
-  bool check_failed = false;  // warpfold's result outside its bound, or a wrong no-combine XOR, at some size
-};
-
+// check_failed: warpfold's result outside its bound, or a wrong no-combine XOR, at some size.
 // Throws std::invalid_argument for a bad axis (see axis_is_valid), reps < 1, or sizes that do not
 // fit in device or host memory.
-BenchOutcome run_bench(const BenchOptions& options);
+harness::RunOutcome run_bench(const BenchOptions& options);
 
 // "10:30" or "10:30:2" → (min, max, step): unsigned decimal fields only, nothing else in the text,
 // and an axis that axis_is_valid accepts; throws std::invalid_argument naming the text otherwise.

@@ -116,9 +116,9 @@ struct cub_call {
 
 // The no-combine row (no_combine.cuh) for n elements of T: the kernel kind, grid and tile shape
 // that warpfold::reduce plans for them (the wide tiles where it takes them, bulk copies where it
-// takes those, the same blocks per SM), launched the same way (detail::launch_kernel). It reads
-// the input's whole 16-byte vectors: every byte for the bench's sizes from 16 bytes up, none below
-// (word_xor in bench_run.cpp checks the same words).
+// takes those, the same blocks per SM), launched the same way (probe::launch_kernel, through
+// detail/read_probe.cuh). It reads the input's whole 16-byte vectors: every byte for the bench's
+// sizes from 16 bytes up, none below (word_xor in bench_run.cpp checks the same words).
 template <class T>
 class no_combine_runner final : public ReduceRunner {
  public:
@@ -128,23 +128,23 @@ class no_combine_runner final : public ReduceRunner {
       throw std::invalid_argument("the no-combine row reads 16-byte vectors from a 16-byte aligned input");
     }
     WARPFOLD_CUDA_CHECK(cudaGetDevice(&device_));
-    WARPFOLD_CUDA_CHECK(detail::compiled_arch<&no_combine<kind::narrow>>(arch_));
-    const detail::reduce_policy policy = detail::policy_for_arch(arch_);
+    WARPFOLD_CUDA_CHECK(probe::compiled_arch<&no_combine<kind::narrow>>(arch_));
+    const probe::reduce_policy policy = probe::policy_for_arch(arch_);
     unsigned max_blocks = 0;
     // Where warpfold's kernel takes bulk copies, so does this row, where this build has them.
-    if (policy.bulk_stages > 0 && detail::takes_bulk_tiles<T, T>(n, policy)) {
+    if (policy.bulk_stages > 0 && probe::takes_bulk_tiles<T, T>(n, policy)) {
       kind_ = kind::bulk;
-      WARPFOLD_CUDA_CHECK(detail::resident_blocks<&no_combine<kind::bulk>>(
+      WARPFOLD_CUDA_CHECK(probe::resident_blocks<&no_combine<kind::bulk>>(
           device_, policy.threads, policy.bulk_shared_bytes(), policy.bulk_min_blocks, max_blocks));
-    } else if (detail::takes_wide_tiles<T, T>(n, policy)) {
+    } else if (probe::takes_wide_tiles<T, T>(n, policy)) {
       kind_ = kind::wide;
-      WARPFOLD_CUDA_CHECK(detail::resident_blocks<&no_combine<kind::wide>>(device_, policy.threads, 0,
+      WARPFOLD_CUDA_CHECK(probe::resident_blocks<&no_combine<kind::wide>>(device_, policy.threads, 0,
                                                                             policy.wide_min_blocks, max_blocks));
     } else {
-      WARPFOLD_CUDA_CHECK(detail::resident_blocks<&no_combine<kind::narrow>>(device_, policy.threads, 0,
+      WARPFOLD_CUDA_CHECK(probe::resident_blocks<&no_combine<kind::narrow>>(device_, policy.threads, 0,
                                                                               policy.narrow_min_blocks, max_blocks));
     }
-    grid_ = detail::plan_reduce(n, reinterpret_cast<uintptr_t>(in), sizeof(T), detail::vector_elements<T>,
+    grid_ = probe::plan_reduce(n, reinterpret_cast<uintptr_t>(in), sizeof(T), probe::vector_elements<T>,
                                 policy.threads, max_blocks, policy.threads, policy.vectors(kind_),
                                 policy.single_block_max_tiles)
                 .grid;
@@ -153,14 +153,14 @@ class no_combine_runner final : public ReduceRunner {
   void run() override {
     unsigned* words = block_words_.get();
     void* args[] = {&in_, &vectors_, &words};
-    const dim3 grid(grid_), block(detail::kThreads);
+    const dim3 grid(grid_), block(probe::kThreads);
     cudaError_t rc = cudaSuccess;
     switch (kind_) {
-      case kind::narrow: rc = detail::launch_kernel<&no_combine<kind::narrow>>(device_, grid, block, args, stream_); break;
-      case kind::wide: rc = detail::launch_kernel<&no_combine<kind::wide>>(device_, grid, block, args, stream_); break;
+      case kind::narrow: rc = probe::launch_kernel<&no_combine<kind::narrow>>(device_, grid, block, args, stream_); break;
+      case kind::wide: rc = probe::launch_kernel<&no_combine<kind::wide>>(device_, grid, block, args, stream_); break;
       case kind::bulk:
-        rc = detail::launch_kernel<&no_combine<kind::bulk>>(device_, grid, block, args, stream_,
-                                                            detail::policy_for_arch(arch_).bulk_shared_bytes());
+        rc = probe::launch_kernel<&no_combine<kind::bulk>>(device_, grid, block, args, stream_,
+                                                            probe::policy_for_arch(arch_).bulk_shared_bytes());
         break;
     }
     WARPFOLD_CUDA_CHECK(rc);
@@ -176,7 +176,7 @@ class no_combine_runner final : public ReduceRunner {
   }
 
  private:
-  using kind = detail::kernel_kind;
+  using kind = probe::kernel_kind;
   const unsigned* in_;
   uint64_t vectors_;
   cudaStream_t stream_;
@@ -245,12 +245,12 @@ std::unique_ptr<ReduceRunner> make_runner(Library lib, ElementType type, ReduceO
 void launch_empty_kernel(cudaStream_t stream) { empty_kernel<<<1, 1, 0, stream>>>(); }
 
 void launch_empty_kernel_as_warpfold(int device, cudaStream_t stream) {
-  WARPFOLD_CUDA_CHECK(detail::launch_kernel<&empty_kernel>(device, dim3(1), dim3(1), nullptr, stream));
+  WARPFOLD_CUDA_CHECK(probe::launch_kernel<&empty_kernel>(device, dim3(1), dim3(1), nullptr, stream));
 }
 
 unsigned warpfold_code_arch() {
   unsigned arch = 0;
-  WARPFOLD_CUDA_CHECK(detail::compiled_arch<&no_combine<detail::kernel_kind::narrow>>(arch));
+  WARPFOLD_CUDA_CHECK(probe::compiled_arch<&no_combine<probe::kernel_kind::narrow>>(arch));
   return arch;
 }
 

@@ -1,18 +1,13 @@
 #include "cli/bench_command.hpp"
 
-#include "cli/seed_check.hpp"
-
-#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace warpfold::cli {
 
-Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
-  CLI::App* sub = app.add_subcommand(
-      "bench", "warpfold::reduce vs cub::DeviceReduce vs thrust::reduce vs the CPU, same process, same buffers");
-  sub->add_option("--pow2", o.pow2, "sizes 2^MIN … 2^MAX, as MIN:MAX or MIN:MAX:STEP")
+void add_bench_options(CLI::App& sub, BenchCommandOptions& o) {
+  sub.add_option("--pow2", o.pow2, "sizes 2^MIN … 2^MAX, as MIN:MAX or MIN:MAX:STEP")
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
             try {
@@ -25,35 +20,18 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
           },
           "MIN:MAX[:STEP]"))
       ->capture_default_str();
-  sub->add_option("--types", o.types, "element types (comma-separated)")
+  sub.add_option("--types", o.types, "element types (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember({"int8", "half", "int32", "float", "double"}))
       ->capture_default_str();
-  sub->add_option("--ops", o.ops, "operators (comma-separated)")
+  sub.add_option("--ops", o.ops, "operators (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember({"sum", "max"}))
       ->capture_default_str();
-  sub->add_option("--reps", o.bench.reps, "timed repetitions per measurement")->check(CLI::Range(1, 100000))->capture_default_str();
-  sub->add_flag("--cold", o.bench.cold, "flush L2 (untimed) before every repetition");
-  sub->add_flag("--no-cpu", o.no_cpu, "leave out the CPU rows");
-  o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)")->check(seed_check());
-  add_output_options(*sub, o.output);
-
-  return {sub, [&o]() {
-            o.bench = resolved_bench_options(o);
-            const bench::BenchOutcome outcome = bench::run_bench(o.bench);
-            emit(outcome.report, o.output);
-            if (!outcome.gpu_ran) {
-              std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))
-                        << ": the benchmark needs a GPU\n";
-              return int(kExitNoDevice);
-            }
-            if (outcome.check_failed) {
-              std::cerr << "warpfold: a checked row (warpfold::reduce or the no-combine read) gave a WRONG result\n";
-              return int(kExitCheckFailed);
-            }
-            return int(kExitOk);
-          }};
+  add_reps_option(sub, o.bench.reps, "per measurement");
+  sub.add_flag("--cold", o.bench.cold, "flush L2 (untimed) before every repetition");
+  sub.add_flag("--no-cpu", o.no_cpu, "leave out the CPU rows");
+  add_seed_option(sub, o.bench.seed, "seed of the random input (default: fresh each run)");
 }
 
 namespace {
@@ -83,7 +61,6 @@ bench::BenchOptions resolved_bench_options(const BenchCommandOptions& o) {
   b.ops.clear();
   for (const auto& op : o.ops) b.ops.push_back(op == "sum" ? bench::ReduceOp::sum : bench::ReduceOp::max);
   b.cpu = !o.no_cpu;
-  if (o.seed_option && o.seed_option->count()) b.seed = o.seed;  // 0 included: any given seed is used as given
   return b;
 }
 

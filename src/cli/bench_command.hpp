@@ -1,6 +1,11 @@
 #pragma once
+// `warpfold bench`: its options (the lesson is declared in lessons.cpp).
+
 #include "bench/bench_run.hpp"
 #include "cli/command.hpp"
+
+#include <string>
+#include <vector>
 
 namespace warpfold::cli {
 
@@ -10,15 +15,12 @@ struct BenchCommandOptions {
   std::vector<std::string> types{"int8", "half", "int32", "float", "double"};
   std::vector<std::string> ops{"sum", "max"};
   bool no_cpu = false;
-  uint64_t seed = 0;
-  OutputOptions output;
-  const CLI::Option* seed_option = nullptr;  // set on registration: whether --seed was given
 };
 
-// Registers `warpfold bench` on `app`.
-Command add_bench_command(CLI::App& app, BenchCommandOptions& opts);
+void add_bench_options(CLI::App& sub, BenchCommandOptions& opts);
 
-// The benchmark's options as parsed: axis, types, operators and seed applied.
+// The benchmark's options as parsed: axis, types and operators applied; throws
+// std::invalid_argument for a type or operator named twice.
 bench::BenchOptions resolved_bench_options(const BenchCommandOptions& opts);
 
 }  // namespace warpfold::cli

@@ -1,6 +1,10 @@
 #include "cli/command.hpp"
 
 #include "cli/count_parse.hpp"
+#include "cli/decimal_check.hpp"
+#include "cli/seed_check.hpp"
+
+#include <algorithm>
 
 namespace warpfold::cli {
 
@@ -54,6 +58,18 @@ void add_block_option(CLI::App& sub, unsigned& block) {
 
 void add_reps_option(CLI::App& sub, int& reps, const std::string& what) {
   sub.add_option("--reps", reps, "timed repetitions " + what)->check(CLI::Range(1, 100000))->capture_default_str();
+}
+
+CLI::Option* add_seed_option(CLI::App& sub, std::optional<uint64_t>& seed, const std::string& description,
+                             const std::string& name) {
+  return sub.add_option_function<uint64_t>(name, [&seed](const uint64_t& value) { seed = value; }, description)
+      ->check(seed_check());
+}
+
+void parse_arguments(CLI::App& app, std::vector<std::string> args) {
+  require_decimal_integers(app);
+  std::reverse(args.begin(), args.end());
+  app.parse(args);
 }
 
 }  // namespace warpfold::cli

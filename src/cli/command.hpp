@@ -5,12 +5,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace warpfold::cli {
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/cli.md.
 enum ExitCode : int {
   kExitOk = 0,
   kExitRuntimeError = 1,  // a CUDA or I/O failure
@@ -50,5 +53,14 @@ CLI::Validator block_size_check();
 // block_size_check) and --reps (timed repetitions, "per kernel" or as `what` says).
 void add_block_option(CLI::App& sub, unsigned& block);
 void add_reps_option(CLI::App& sub, int& reps, const std::string& what);
+
+// --seed (or another `name`): a 64-bit seed in plain decimal (seed_check.hpp), stored in `seed`
+// as given, 0 included; left empty when the option is not given.
+CLI::Option* add_seed_option(CLI::App& sub, std::optional<uint64_t>& seed, const std::string& description,
+                             const std::string& name = "--seed");
+
+// Parses `args` (reversed as CLI11 takes them, and with every integer option in plain decimal, as
+// main() does) into `app`; throws what CLI11 throws.
+void parse_arguments(CLI::App& app, std::vector<std::string> args);
 
 }  // namespace warpfold::cli

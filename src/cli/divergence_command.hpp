@@ -1,4 +1,6 @@
 #pragma once
+// `warpfold divergence`: its options (the lesson is declared in lessons.cpp).
+
 #include "cli/command.hpp"
 #include "lab/divergence/divergence_run.hpp"
 
@@ -6,11 +8,8 @@ namespace warpfold::cli {
 
 struct DivergenceCommandOptions {
   lab::DivergenceOptions lab;
-  OutputOptions output;
-  std::string profile_pass;  // hidden --profile-pass FILE (see profile_pass_option.hpp)
 };
 
-// Registers `warpfold divergence` on `app`; `opts` receives the parsed values.
-Command add_divergence_command(CLI::App& app, DivergenceCommandOptions& opts);
+void add_divergence_options(CLI::App& sub, DivergenceCommandOptions& opts);
 
 }  // namespace warpfold::cli

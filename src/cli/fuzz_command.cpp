@@ -1,6 +1,6 @@
 #include "cli/fuzz_command.hpp"
 
-#include "cli/seed_check.hpp"
+#include "cli/finish.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -34,42 +34,26 @@ Command add_fuzz_command(CLI::App& app, FuzzCommandOptions& o) {
   CLI::Option* seconds = sub->add_option("--seconds", o.fuzz.seconds, "how long to run")
                              ->check(fuzz_seconds_check())
                              ->capture_default_str();
-  CLI::Option* seed = sub->add_option("--seed", o.seed, "run seed (default: fresh; printed, with every failing case's seed)")
-                          ->check(seed_check());
-  o.seed_option = seed;
+  CLI::Option* seed = add_seed_option(*sub, o.fuzz.seed, "run seed (default: fresh; printed, with every failing case's seed)");
   sub->add_option("--max-n", o.fuzz.max_n, "largest input size (up to 2^28); a replay needs the run's")
       ->transform(count_transform())
       ->check(CLI::Range(uint64_t(1), fuzz::kMaxFuzzN))
       ->default_str("2^24");
-  CLI::Option* replay = sub->add_option("--replay", o.replay,
-                                         "run the one case with this case seed (with the --max-n of the run that printed it)")
-                             ->check(seed_check());
-  o.replay_option = replay;
+  CLI::Option* replay = add_seed_option(
+      *sub, o.fuzz.replay, "run the one case with this case seed (with the --max-n of the run that printed it)", "--replay");
   // A replay runs one case from its case seed: a duration or a run seed would be ignored.
   replay->excludes(seconds);
   replay->excludes(seed);
   add_output_options(*sub, o.output);
   return {sub, [&o]() {
-            o.fuzz = resolved_fuzz_options(o);
             const fuzz::FuzzRunOutcome outcome = fuzz::run_fuzz(o.fuzz);
             emit(outcome.report, o.output);
             return fuzz_exit_code(outcome);
           }};
 }
 
-fuzz::FuzzOptions resolved_fuzz_options(const FuzzCommandOptions& o) {
-  fuzz::FuzzOptions f = o.fuzz;
-  if (o.seed_option && o.seed_option->count()) f.seed = o.seed;  // 0 included: any given seed is used as given
-  if (o.replay_option && o.replay_option->count()) f.replay = o.replay;
-  return f;
-}
-
 int fuzz_exit_code(const fuzz::FuzzRunOutcome& outcome) {
-  if (!outcome.gpu_ran) {
-    std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))
-              << ": fuzzing needs a GPU\n";
-    return kExitNoDevice;
-  }
+  if (!outcome.gpu_ran) return no_device_exit(outcome.report.meta.value("no_device_reason", std::string("no CUDA device")));
   if (outcome.cases == 0) {
     std::cerr << "warpfold: no fuzz case ran: nothing was tested\n";
     return kExitRuntimeError;

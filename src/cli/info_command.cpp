@@ -1,6 +1,6 @@
 #include "cli/info_command.hpp"
 
-#include "cli/lab_finish.hpp"
+#include <string>
 
 namespace warpfold::cli {
 namespace {
@@ -22,19 +22,15 @@ CLI::Validator cycles_check() {
 
 }  // namespace
 
-Command add_info_command(CLI::App& app, InfoCommandOptions& o) {
-  CLI::App* sub = app.add_subcommand(
-      "info", "the device: the book's device query and more, Little's-law latency hiding, occupancy of the lab's kernels");
-  sub->add_option("--arith-latency", o.lab.latency.arithmetic_cycles,
-                  "cycles of an arithmetic instruction for this device's Little's-law row (the book's Fermi figure)")
+void add_info_options(CLI::App& sub, InfoCommandOptions& o) {
+  sub.add_option("--arith-latency", o.lab.latency.arithmetic_cycles,
+                 "cycles of an arithmetic instruction for this device's Little's-law row (the book's Fermi figure)")
       ->check(cycles_check())
       ->capture_default_str();
-  sub->add_option("--mem-latency", o.lab.latency.memory_cycles,
-                  "cycles of a global memory access for this device's Little's-law rows (the book's figure)")
+  sub.add_option("--mem-latency", o.lab.latency.memory_cycles,
+                 "cycles of a global memory access for this device's Little's-law rows (the book's figure)")
       ->check(cycles_check())
       ->capture_default_str();
-  add_output_options(*sub, o.output);
-  return {sub, [&o]() { return finish(lab::run_info(o.lab), o.output); }};
 }
 
 }  // namespace warpfold::cli

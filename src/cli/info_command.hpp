@@ -1,4 +1,6 @@
 #pragma once
+// `warpfold info`: its options (the lesson is declared in lessons.cpp).
+
 #include "cli/command.hpp"
 #include "lab/device_query/info_run.hpp"
 
@@ -6,10 +8,8 @@ namespace warpfold::cli {
 
 struct InfoCommandOptions {
   lab::InfoOptions lab;
-  OutputOptions output;
 };
 
-// Registers `warpfold info` on `app`; `opts` receives the parsed values.
-Command add_info_command(CLI::App& app, InfoCommandOptions& opts);
+void add_info_options(CLI::App& sub, InfoCommandOptions& opts);
 
 }  // namespace warpfold::cli

@@ -1,18 +1,13 @@
 // warpfold: parallel reduction on the GPU, run, checked, timed and explained.
-#include "cli/bench_command.hpp"
 #include "cli/command.hpp"
 #include "cli/decimal_check.hpp"
-#include "cli/ladder_command.hpp"
-#include "cli/nested_command.hpp"
-#include "cli/report_command.hpp"
-#include "cli/divergence_command.hpp"
 #include "cli/fuzz_command.hpp"
-#include "cli/grid_command.hpp"
-#include "cli/info_command.hpp"
+#include "cli/lesson.hpp"
+#include "cli/profile_command.hpp"
+#include "cli/report_command.hpp"
 #ifdef WARPFOLD_WITH_MULTIGPU  // multi-GPU (NCCL, MPI): built where NCCL was found
 #include "cli/multigpu_command.hpp"
 #endif
-#include "cli/profile_command.hpp"
 
 #include <warpfold/error.hpp>
 #include <warpfold/version.hpp>
@@ -29,20 +24,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "warpfold " WARPFOLD_VERSION_STRING);
 
-  LadderCommandOptions ladder;
-  BenchCommandOptions bench;
-  NestedCommandOptions nested;
-  DivergenceCommandOptions divergence;
-  InfoCommandOptions info;
-  GridCommandOptions grid;
+  std::vector<Command> commands;
+  for (const Lesson& lesson : lessons()) commands.push_back(lesson.add(app).command());
+  ReportCommandOptions report;
   ProfileCommandOptions profile;
   FuzzCommandOptions fuzz;
-  ReportCommandOptions report;
-  std::vector<Command> commands{add_ladder_command(app, ladder),         add_bench_command(app, bench),
-                                add_nested_command(app, nested),         add_divergence_command(app, divergence),
-                                add_info_command(app, info),             add_grid_command(app, grid),
-                                add_fuzz_command(app, fuzz),             add_report_command(app, report),
-                                add_profile_command(app, profile)};
+  commands.push_back(add_report_command(app, report));
+  commands.push_back(add_profile_command(app, profile));
+  commands.push_back(add_fuzz_command(app, fuzz));
 #ifdef WARPFOLD_WITH_MULTIGPU
   MultigpuCommandOptions multigpu;
   commands.push_back(add_multigpu_command(app, multigpu));

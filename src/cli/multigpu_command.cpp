@@ -1,7 +1,5 @@
 #include "cli/multigpu_command.hpp"
 
-#include "cli/seed_check.hpp"
-
 #include "multigpu/multigpu_run.hpp"
 
 #include <iostream>
@@ -40,7 +38,6 @@ multigpu::MultigpuOptions resolve_multigpu_options(const MultigpuCommandOptions&
            : o.type == "float" ? bench::ElementType::float32
                                : bench::ElementType::float64;
   r.op = o.op == "sum" ? bench::ReduceOp::sum : bench::ReduceOp::max;
-  if (o.seed_option && o.seed_option->count()) r.seed = o.seed;  // 0 included: any given seed is used as given
   return r;
 }
 
@@ -67,8 +64,7 @@ Command add_multigpu_command(CLI::App& app, MultigpuCommandOptions& o) {
   sub->add_option("--warmup", o.run.warmup, "untimed repetitions before each measurement")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
-  o.seed_option =
-      sub->add_option("--seed", o.seed, "seed of the shards' data (default: fresh each run)")->check(seed_check());
+  add_seed_option(*sub, o.run.seed, "seed of the shards' data (default: fresh each run)");
   add_output_options(*sub, o.output);
   return {sub, [&o]() { return run(o); }};
 }

@@ -11,9 +11,7 @@ struct MultigpuCommandOptions {
   std::string mode;  // empty: mpi when started by mpirun, else single
   std::string type = "int32";
   std::string op = "sum";
-  uint64_t seed = 0;
   OutputOptions output;
-  const CLI::Option* seed_option = nullptr;  // set on registration: whether --seed was given
 };
 
 // Registers `warpfold multigpu` on `app`.

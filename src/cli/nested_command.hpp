@@ -1,4 +1,7 @@
 #pragma once
+// `warpfold nested` and `warpfold nested hello`: their options (the lesson is declared in
+// lessons.cpp).
+
 #include "cli/command.hpp"
 #include "lab/nested/nested_plan.hpp"
 
@@ -7,18 +10,15 @@ namespace warpfold::cli {
 struct NestedCommandOptions {
   lab::NestedOptions lab;
   lab::NestedHelloOptions hello;
-  uint64_t seed = 0;
-  OutputOptions output;
-  const CLI::Option* seed_option = nullptr;  // set on registration: whether --seed was given
-  CLI::App* hello_command = nullptr;         // set on registration: `nested hello`
-  std::string profile_pass;                  // hidden --profile-pass FILE (see profile_pass_option.hpp)
+  CLI::App* hello_command = nullptr;  // set on registration: `nested hello`
 };
 
-// Registers `warpfold nested` (the seed's table) and `warpfold nested hello` (nestedHelloWorld)
-// on `app`; `opts` receives the parsed values.
-Command add_nested_command(CLI::App& app, NestedCommandOptions& opts);
+// Registers the nested reduction's options (the seed's table) and the subcommand `hello`
+// (nestedHelloWorld) with its own.
+void add_nested_options(CLI::App& sub, NestedCommandOptions& opts);
 
-// The lab's options of the table as parsed: seed applied.
-lab::NestedOptions resolved_nested_options(const NestedCommandOptions& opts);
+// `nested hello`: prints the kernel's lines; kExitNoDevice or kExitCheckFailed (launches or lines
+// not as the formulas say) with one line on stderr.
+int run_nested_hello_command(const NestedCommandOptions& opts);
 
 }  // namespace warpfold::cli

@@ -1,7 +1,6 @@
 #include "cli/profile_command.hpp"
 
-#include "cli/profile_lessons.hpp"
-#include "harness/random_data.hpp"
+#include "cli/finish.hpp"
 #include "profile/book_metrics.hpp"
 #include "profile/profile_failure.hpp"
 #include "profile/profile_session.hpp"
@@ -64,7 +63,7 @@ ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const Nc
   const profile::ProfiledProgram profiled = profile::profile_program(settings, program);
   if (!o.csv_out.empty()) report::write_output(o.csv_out, profiled.ncu.output);
 
-  const lab::LabOutcome timed = lesson.timed_run();
+  const harness::RunOutcome timed = lesson.timed_run();
   ProfiledLessonReport out;
   out.check_failed = timed.check_failed;
   report::Report& r = out.report;
@@ -98,12 +97,7 @@ namespace {
 
 int run_lesson_profile(const LessonProfile& lesson, const NcuCliOptions& o, const OutputOptions& output) {
   const ProfiledLessonReport profiled = profile_lesson_report(lesson, o);
-  emit(profiled.report, output);
-  if (profiled.check_failed) {
-    std::cerr << "warpfold: a kernel's output was WRONG in the timed run (see the check column)\n";
-    return kExitCheckFailed;
-  }
-  return kExitOk;
+  return finish({profiled.report, true, profiled.check_failed}, output);
 }
 
 int run_sass(const SassCliOptions& o) {
@@ -117,14 +111,6 @@ int run_sass(const SassCliOptions& o) {
   text += report::render(profile::sass_report(functions, o.kernel, binary, cuobjdump, json_listing), format);
   report::write_output(o.output.out, text);
   return kExitOk;
-}
-
-// Registers a lesson's profile subcommand: the lesson's own options (registered by its command)
-// plus the ncu session's.
-CLI::App* add_lesson(CLI::App* lesson_app, NcuCliOptions& ncu, const std::string& what) {
-  lesson_app->description("profile " + what + " with Nsight Compute: the book's nvprof metrics per kernel");
-  add_ncu_options(*lesson_app, ncu);
-  return lesson_app;
 }
 
 // The first of `sass_only` given on the command line, or nullptr. Those options sit on `profile`
@@ -148,11 +134,19 @@ std::string sass_option_with_lesson_error(const CLI::Option& option, const std::
   return message;
 }
 
-// The seed both runs use: the one given, else one drawn now.
-template <class LabOptions>
-LabOptions with_seed(LabOptions o) {
-  if (!o.seed) o.seed = harness::fresh_seed();
-  return o;
+// "ladder|divergence|...": the lessons `profile` takes.
+std::string lesson_names(const std::vector<LessonCommand>& lessons) {
+  std::string names;
+  for (const LessonCommand& l : lessons) names += (names.empty() ? "" : "|") + l.app->get_name();
+  return names;
+}
+
+// The lesson named on the command line, or nullptr.
+const LessonCommand* lesson_given(const std::vector<LessonCommand>& lessons) {
+  for (const LessonCommand& l : lessons) {
+    if (l.app->parsed()) return &l;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -161,10 +155,13 @@ Command add_profile_command(CLI::App& app, ProfileCommandOptions& o) {
   CLI::App* sub = app.add_subcommand(
       "profile", "the book's nvprof tables with Nsight Compute (profile LESSON), the SASS behind them (--sass KERNEL)");
   sub->require_subcommand(0, 1);
-  CLI::App* ladder = add_lesson(add_ladder_command(*sub, o.ladder).app, o.ncu, "the reduction ladder");
-  CLI::App* divergence = add_lesson(add_divergence_command(*sub, o.divergence).app, o.ncu, "the divergence kernels");
-  CLI::App* grid = add_lesson(add_grid_command(*sub, o.grid).app, o.ncu, "the block shapes of sumMatrixOnGPU2D");
-  CLI::App* nested = add_lesson(add_nested_command(*sub, o.nested).app, o.ncu, "the nested reductions");
+  for (const Lesson& lesson : lessons()) {
+    if (!lesson.has_profile_pass) continue;
+    LessonCommand command = lesson.add(*sub);  // the lesson's own options, then the ncu session's
+    command.app->description("profile `warpfold " + lesson.name + "` with Nsight Compute: the book's nvprof metrics per kernel");
+    add_ncu_options(*command.app, o.ncu);
+    o.lessons.push_back(std::move(command));
+  }
 
   sub->add_option("--sass", o.sass.kernel,
                   "print KERNEL's SASS and its summary (e.g. reduceInterleaved, book::reduceUnrollWarps8, "
@@ -180,44 +177,29 @@ Command add_profile_command(CLI::App& app, ProfileCommandOptions& o) {
   add_output_options(*sub, o.sass.output);
   for (const char* name : {"--format", "--out"}) sass_only.push_back(sub->get_option(name));
 
-  return {sub, [&o, ladder, divergence, grid, nested, sass_only]() {
-            std::string lesson_name;
-            for (const CLI::App* l : {ladder, divergence, grid, nested}) {
-              if (l->parsed()) lesson_name = l->get_name();
-            }
-            const bool lesson = !lesson_name.empty();
+  return {sub, [&o, sass_only]() {
+            const LessonCommand* lesson = lesson_given(o.lessons);
             if (lesson && !o.sass.kernel.empty()) {
               std::cerr << "warpfold: error: --sass takes no lesson: `warpfold profile --sass KERNEL`\n";
               return int(kExitUsageError);
             }
             if (const CLI::Option* option = sass_option_given(sass_only); lesson && option) {
-              std::cerr << "warpfold: error: " << sass_option_with_lesson_error(*option, lesson_name) << "\n";
+              std::cerr << "warpfold: error: " << sass_option_with_lesson_error(*option, lesson->app->get_name()) << "\n";
               return int(kExitUsageError);
             }
             if (!lesson && o.sass.kernel.empty()) {
-              std::cerr << "warpfold: error: name a lesson (profile ladder|divergence|grid|nested) or a kernel "
-                           "(profile --sass KERNEL)\n";
+              std::cerr << "warpfold: error: name a lesson (profile " << lesson_names(o.lessons)
+                        << ") or a kernel (profile --sass KERNEL)\n";
               return int(kExitUsageError);
             }
-            if (nested->parsed() && o.nested.hello_command->parsed()) {
-              std::cerr << "warpfold: error: `nested hello` prints, it is not profiled: use `profile nested`\n";
+            if (lesson && !lesson->app->get_subcommands().empty()) {
+              const std::string name = lesson->app->get_name();
+              std::cerr << "warpfold: error: `" << name << " " << lesson->app->get_subcommands().front()->get_name()
+                        << "` is not profiled: use `profile " << name << "`\n";
               return int(kExitUsageError);
             }
             try {
-              if (ladder->parsed()) {
-                const LessonProfile lesson = ladder_profile(with_seed(resolved_ladder_options(o.ladder)));
-                return run_lesson_profile(lesson, o.ncu, o.ladder.output);
-              }
-              if (divergence->parsed()) {
-                return run_lesson_profile(divergence_profile(o.divergence.lab), o.ncu, o.divergence.output);
-              }
-              if (grid->parsed()) {
-                return run_lesson_profile(grid_profile(with_seed(resolved_grid_options(o.grid))), o.ncu, o.grid.output);
-              }
-              if (nested->parsed()) {
-                const LessonProfile lesson = nested_profile(with_seed(resolved_nested_options(o.nested)));
-                return run_lesson_profile(lesson, o.ncu, o.nested.output);
-              }
+              if (lesson) return run_lesson_profile(lesson->profile(), o.ncu, *lesson->output);
               return run_sass(o.sass);
             } catch (const profile::ProfileFailure& f) {
               std::cerr << "warpfold: " << f.what() << "\n";

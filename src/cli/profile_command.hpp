@@ -1,15 +1,13 @@
 #pragma once
-// `warpfold profile`: the book's nvprof tables measured with Nsight Compute, per lesson
-// (`profile ladder|divergence|grid|nested [the lesson's options]`), and the machine code behind
-// them (`profile --sass KERNEL`).
+// `warpfold profile`: the book's nvprof tables measured with Nsight Compute, per lesson with a
+// profile pass (`profile LESSON [the lesson's options]`), and the machine code behind them
+// (`profile --sass KERNEL`).
 
 #include "cli/command.hpp"
-#include "cli/divergence_command.hpp"
-#include "cli/grid_command.hpp"
-#include "cli/ladder_command.hpp"
-#include "cli/nested_command.hpp"
+#include "cli/lesson.hpp"
 
 #include <string>
+#include <vector>
 
 namespace warpfold::cli {
 
@@ -31,17 +29,12 @@ struct SassCliOptions {
 };
 
 struct ProfileCommandOptions {
-  LadderCommandOptions ladder;
-  DivergenceCommandOptions divergence;
-  GridCommandOptions grid;
-  NestedCommandOptions nested;
+  std::vector<LessonCommand> lessons;  // `profile LESSON`: each lesson with a profile pass, its options its own
   NcuCliOptions ncu;
   SassCliOptions sass;
 };
 
 Command add_profile_command(CLI::App& app, ProfileCommandOptions& opts);
-
-struct LessonProfile;
 
 // A lesson profiled under ncu, joined with its timed run: what `warpfold profile <lesson>` prints
 // and what `warpfold report` puts in its profiler section. Throws profile::ProfileFailure (no ncu,

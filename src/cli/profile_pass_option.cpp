@@ -1,9 +1,7 @@
 #include "cli/profile_pass_option.hpp"
 
+#include "cli/finish.hpp"
 #include "harness/device_info.hpp"
-#include "lab/run_context.hpp"
-
-#include <iostream>
 
 namespace warpfold::cli {
 
@@ -13,10 +11,7 @@ void add_profile_pass_option(CLI::App& sub, std::string& manifest_path) {
 }
 
 int run_profile_pass(const std::function<profile::LaunchManifest()>& pass, const std::string& manifest_path) {
-  if (const auto reason = harness::cuda_unavailable_reason()) {
-    std::cerr << "warpfold: " << lab::no_device_message(*reason) << "\n";
-    return kExitNoDevice;
-  }
+  if (const auto reason = harness::cuda_unavailable_reason()) return no_device_exit(*reason);
   pass().write(manifest_path);
   return kExitOk;
 }

@@ -1,8 +1,8 @@
 #include "cli/report_command.hpp"
 
+#include "chapter/chapter_report.hpp"
+#include "cli/lesson.hpp"
 #include "cli/profile_command.hpp"
-#include "cli/profile_lessons.hpp"
-#include "harness/random_data.hpp"
 #include "profile/profile_failure.hpp"
 
 #include <filesystem>
@@ -42,19 +42,36 @@ int run_assembler(const std::string& results, const std::string& dir, bool no_pl
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-// The profiler section: the ladder's kernels under ncu, when ncu and its counters are usable here.
-chapter::Lesson profile_lesson(bool quick) {
-  return {"profile", "The book's profiler tables (Nsight Compute)", [quick] {
-            lab::LadderOptions l;
-            l.seed = harness::fresh_seed();  // the profiled and the timed run draw the same input
-            if (quick) l.n = 1u << 20, l.reps = 5;
+// A section of the report: `lesson` run with the section's arguments, parsed as the user's would
+// be; a profiled section says why it was skipped where ncu or its counters are not usable here.
+chapter::Section report_section(const Lesson& lesson, const ReportSection& section, bool quick) {
+  return {section.key, section.title, [&lesson, &section, quick] {
+            CLI::App app;
+            const LessonCommand command = parse_lesson(lesson, app, quick ? section.quick_args : section.args);
+            if (!section.profiled) {
+              const harness::RunOutcome outcome = command.timed_run();
+              return chapter::section_entry(outcome.report, outcome.gpu_ran, outcome.check_failed);
+            }
             try {
-              const ProfiledLessonReport p = profile_lesson_report(ladder_profile(l), NcuCliOptions{});
-              return chapter::lesson_entry(p.report, true, p.check_failed);
+              const ProfiledLessonReport p = profile_lesson_report(command.profile(), NcuCliOptions{});
+              return chapter::section_entry(p.report, true, p.check_failed);
             } catch (const profile::ProfileFailure& f) {
               return chapter::skipped_entry(f.what());
             }
           }};
+}
+
+// Every lesson's sections in the chapter's order, the profiled ones (which need ncu) last.
+std::vector<chapter::Section> report_sections(bool quick) {
+  std::vector<chapter::Section> sections;
+  for (bool profiled : {false, true}) {
+    for (const Lesson& lesson : lessons()) {
+      for (const ReportSection& section : lesson.sections) {
+        if (section.profiled == profiled) sections.push_back(report_section(lesson, section, quick));
+      }
+    }
+  }
+  return sections;
 }
 
 }  // namespace
@@ -63,7 +80,7 @@ Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
   CLI::App* sub = app.add_subcommand(
       "report", "the whole chapter on this machine: every lesson, into DIR/report.md, report.html, results.json and figures");
   sub->add_option("--out", o.out_dir, "output directory (created if missing)")->capture_default_str();
-  sub->add_flag("--quick", o.chapter.quick, "smaller sizes and fewer repetitions");
+  sub->add_flag("--quick", o.quick, "smaller sizes and fewer repetitions");
   sub->add_flag("--no-plots", o.no_plots, "skip the figures (no matplotlib needed)");
   return {sub, [&o]() {
             namespace fs = std::filesystem;
@@ -79,10 +96,8 @@ Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
                 throw std::invalid_argument(*problem);
               }
             }
-            std::vector<chapter::Lesson> lessons = chapter::chapter_lessons(o.chapter);
-            lessons.push_back(profile_lesson(o.chapter.quick));
-            const nlohmann::json doc = chapter::run_lessons(lessons,
-                                                            [](const std::string& line) { std::cerr << "warpfold report " << line << "\n"; });
+            const nlohmann::json doc = chapter::run_sections(
+                report_sections(o.quick), [](const std::string& line) { std::cerr << "warpfold report " << line << "\n"; });
             const std::string results = (fs::path(o.out_dir) / "results.json").string();
             report::write_output(results, doc.dump(1) + "\n");
             std::cerr << "warpfold report: raw numbers in " << results << "\n";

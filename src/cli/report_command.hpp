@@ -1,12 +1,13 @@
 #pragma once
-#include "chapter/chapter_report.hpp"
 #include "cli/command.hpp"
+
+#include <string>
 
 namespace warpfold::cli {
 
 struct ReportCommandOptions {
   std::string out_dir = "warpfold-report";
-  chapter::ChapterOptions chapter;
+  bool quick = false;  // each section's quick arguments (ReportSection): smaller sizes, fewer repetitions
   bool no_plots = false;
 };
 

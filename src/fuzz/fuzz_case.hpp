@@ -3,6 +3,8 @@
 // ladder kernel (size, block), all derived from a 64-bit case seed so that a failure can be
 // replayed exactly with `warpfold fuzz --replay SEED`.
 
+#include "harness/splitmix64.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -49,17 +51,7 @@ FuzzCase make_case(uint64_t case_seed, uint64_t max_n, size_t ladder_kernels);
 
 std::string describe(const FuzzCase& c);
 
-// SplitMix64, the generator of every fuzz choice and datum.
-struct splitmix64 {
-  uint64_t state;
-  uint64_t operator()() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint64_t below(uint64_t bound) { return bound ? (*this)() % bound : 0; }
-  double unit() { return double((*this)() >> 11) * 0x1.0p-53; }  // [0, 1)
-};
+// The generator of every fuzz choice and datum.
+using harness::splitmix64;
 
 }  // namespace warpfold::fuzz

@@ -3,6 +3,7 @@
 // running a two-phase warpfold call into the shared output slot, and the arg_min / arg_max check.
 
 #include "fuzz/fuzz_exec.hpp"
+#include "harness/two_phase.hpp"
 
 #include <warpfold/error.hpp>
 #include <warpfold/reduce.cuh>
@@ -25,20 +26,10 @@ const T* upload(const std::vector<T>& data, unsigned offset, FuzzBuffers& b) {
   return d;
 }
 
-// Runs `call(temp, bytes, out)` (query, then run) and returns *out; the output slot is poisoned
-// first, so a result that was never written cannot pass.
+// Runs `call(temp, bytes, out)` through the shared buffers and returns *out.
 template <class Out, class Call>
 Out run_call(FuzzBuffers& b, Call&& call) {
-  size_t bytes = 0;
-  WARPFOLD_CUDA_CHECK(call(nullptr, bytes, static_cast<Out*>(nullptr)));
-  if (bytes > b.temp.bytes()) b.temp = harness::DeviceBuffer<char>(bytes);
-  Out* out = reinterpret_cast<Out*>(b.output.get());
-  WARPFOLD_CUDA_CHECK(cudaMemsetAsync(out, 0xa5, sizeof(Out), b.stream));
-  WARPFOLD_CUDA_CHECK(call(b.temp.get(), bytes, out));
-  Out result;
-  WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(&result, out, sizeof(Out), cudaMemcpyDeviceToHost, b.stream));
-  WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(b.stream));
-  return result;
+  return harness::run_two_phase<Out>(call, b.temp, b.output, b.stream);
 }
 
 // The index of the first element that no later one orders before by `before(a, b)` ("a is more

@@ -3,7 +3,7 @@
 #include "fuzz/fuzz_exec.hpp"
 #include "harness/random_data.hpp"
 #include "lab/ladder/registry.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <chrono>
 #include <map>
@@ -51,7 +51,7 @@ FuzzRunOutcome run_fuzz(const FuzzOptions& o) {
                          ", n up to " + std::to_string(o.max_n) +
                          "; replay a case with: " + replay_command_text("CASE_SEED", o.max_n));
   }
-  lab::RunContext ctx = lab::RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) return out;
   out.gpu_ran = true;
   ctx.require_device_memory((o.max_n + 16) * 8 * 3, "fuzzing with n up to " + std::to_string(o.max_n));

@@ -1,10 +1,9 @@
 #pragma once
 // The order in which several timed runs take their turns in one round (time_in_turns).
 //
-// A run's time depends on what ran just before it: on an H100 a copy of warpfold's reduce timed
-// right after CUB read up to 0.25 µs slower than an identical copy timed right after that first
-// copy (docs/design.md#m2). With one fixed order every round, each run always follows the same
-// neighbour, and that neighbour's effect lands on it alone. So round r takes a permutation of
+// A run's time depends on what ran just before it (docs/design.md's decision record, row M2): with
+// one fixed order every round, each run always follows the same neighbour, and that neighbour's
+// effect lands on it alone. So round r takes a permutation of
 // its own: over every n! consecutive rounds each of the n! orders comes once, so each run holds
 // each position, and directly follows each other run, equally often. The first position changes
 // every round, so no run starts a round for a long stretch of time.

@@ -10,7 +10,7 @@
 
 #include "harness/device_info.hpp"
 #include "harness/random_data.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <warpfold/distributed/communicators.hpp>
 #include <warpfold/error.hpp>
@@ -53,21 +53,21 @@ void check_job(const MultigpuOptions& o, const MpiSession& mpi, Readiness& r) {
 // Checks of this process's own host and GPU: every process that fails one says so, with its rank.
 // Rank 0 also opens the report's context (its GPU is its host's GPU 0).
 void check_process(const MultigpuOptions& o, const MpiSession& mpi, const std::string& who, Readiness& r,
-                   std::optional<lab::RunContext>& context, report::Report& report) {
+                   std::optional<harness::RunContext>& context, report::Report& report) {
   try {
     if (const auto reason = harness::cuda_unavailable_reason()) {
       r.stop = Stop::no_device;
       r.message = (mpi.rank() == 0 ? "" : who + ": ") + no_device_line(*reason);
       return;
     }
-    if (mpi.rank() == 0) context.emplace(lab::RunContext::open(report));
+    if (mpi.rank() == 0) context.emplace(harness::RunContext::open(report));
     int count = 0;
     WARPFOLD_CUDA_CHECK(cudaGetDeviceCount(&count));
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
     r.device = choose_local_device(mpi.local_rank(), mpi.local_size(), count, visible != nullptr && *visible != '\0');
     WARPFOLD_CUDA_CHECK(cudaSetDevice(r.device));
     r.nvls = require_nvlink_multicast_off();
-    lab::require_free_device_memory(r.device, device_bytes_needed(o), describe_shard(o));
+    harness::require_free_device_memory(r.device, device_bytes_needed(o), describe_shard(o));
   } catch (const std::invalid_argument& e) {
     r.stop = Stop::bad_arguments;
     r.message = who + ": error: " + e.what();
@@ -129,7 +129,7 @@ MultigpuOutcome run_mpi(const MultigpuOptions& options) {
   // no process waits in ncclCommInitRank for one that gave up.
   Readiness ready;
   check_job(options, mpi, ready);
-  std::optional<lab::RunContext> context;
+  std::optional<harness::RunContext> context;
   if (ready.stop == Stop::none) check_process(options, mpi, who, ready, context, out.report);
   const Stop agreed = Stop(mpi.max_over_ranks(int(ready.stop)));
   if (agreed != Stop::none) {

@@ -11,6 +11,8 @@
 //                  int64 sums stay exact up to 64 GPUs of 2^34 elements
 //   float, double: k · 2^-24 · (1 + (rank mod 64) / 8), k uniform in [1, 2^24]: in (0, 8.9]
 
+#include "harness/splitmix64.hpp"
+
 #include <cstdint>
 #include <type_traits>
 
@@ -22,19 +24,14 @@
 
 namespace warpfold::multigpu {
 
-// SplitMix64's output function: a bijection that scrambles every input bit into every output bit.
-WARPFOLD_HOST_DEVICE inline uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+using harness::mix64;
 
 WARPFOLD_HOST_DEVICE inline uint64_t shard_seed(uint64_t seed, int rank) {
-  return mix64(seed ^ (0x9e3779b97f4a7c15ull * uint64_t(rank + 1)));
+  return mix64(seed ^ (harness::kSplitMix64Step * uint64_t(rank + 1)));
 }
 
 WARPFOLD_HOST_DEVICE inline uint64_t shard_bits(uint64_t seed_of_shard, uint64_t index) {
-  return mix64(seed_of_shard + 0x9e3779b97f4a7c15ull * (index + 1));
+  return mix64(seed_of_shard + harness::kSplitMix64Step * (index + 1));
 }
 
 WARPFOLD_HOST_DEVICE inline int32_t int_value(uint64_t bits, int rank) {

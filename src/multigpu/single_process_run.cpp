@@ -6,7 +6,7 @@
 #include "multigpu/shard_reference.hpp"
 
 #include "harness/random_data.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <warpfold/distributed/communicators.hpp>
 #include <warpfold/error.hpp>
@@ -39,7 +39,7 @@ MultigpuOutcome run_single_process(const MultigpuOptions& options) {
   MultigpuOutcome out;
   report::Report& report = out.report;
   report.meta["command"] = "multigpu";
-  lab::RunContext ctx = lab::RunContext::open(report);
+  harness::RunContext ctx = harness::RunContext::open(report);
   if (!ctx.has_device()) {
     out.stop = Stop::no_device;
     out.message = no_device_line(report.meta.value("no_device_reason", std::string("no device")));
@@ -50,7 +50,7 @@ MultigpuOutcome run_single_process(const MultigpuOptions& options) {
   RunFacts facts;
   facts.gpus = resolve_gpu_count(o.gpus, present);
   facts.nvls = require_nvlink_multicast_off();
-  for (int d = 0; d < facts.gpus; ++d) lab::require_free_device_memory(d, device_bytes_needed(o), describe_shard(o));
+  for (int d = 0; d < facts.gpus; ++d) harness::require_free_device_memory(d, device_bytes_needed(o), describe_shard(o));
   if (!o.seed) o.seed = harness::fresh_seed();
   const uint64_t seed = *o.seed;
   facts.options = o;

@@ -30,8 +30,10 @@ size_t anonymous_scope_at(std::string_view s, size_t i) {
   return s.substr(i, kAnonymousNamespace.size()) == kAnonymousNamespace ? kAnonymousNamespace.size() : 0;
 }
 
-// The parameter list's '(' : the first '(' outside template arguments.
-size_t parameter_list(std::string_view s) {
+// Calls visit(i) for each index of `s` outside template arguments (an unnamed namespace's scope
+// skipped whole), in order, until it returns true; returns that index, or npos.
+template <class Visit>
+size_t find_at_top_level(std::string_view s, Visit visit) {
   int depth = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     if (const size_t skip = anonymous_scope_at(s, i)) {
@@ -40,9 +42,14 @@ size_t parameter_list(std::string_view s) {
     }
     if (s[i] == '<') ++depth;
     if (s[i] == '>' && depth > 0) --depth;
-    if (s[i] == '(' && depth == 0) return i;
+    if (depth == 0 && visit(i)) return i;
   }
   return std::string_view::npos;
+}
+
+// The parameter list's '(' : the first '(' outside template arguments.
+size_t parameter_list(std::string_view s) {
+  return find_at_top_level(s, [&](size_t i) { return s[i] == '('; });
 }
 
 std::string_view strip_trailing_digits(std::string_view s) {
@@ -65,17 +72,11 @@ std::string qualified_name(std::string_view demangled) {
   if (paren != std::string_view::npos) s = trim(s.substr(0, paren));
   // A return type ("void ") stands before the name of a template's instantiation: drop what
   // precedes the last space outside template arguments.
-  int depth = 0;
   size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (const size_t skip = anonymous_scope_at(s, i)) {
-      i += skip - 1;
-      continue;
-    }
-    if (s[i] == '<') ++depth;
-    if (s[i] == '>' && depth > 0) --depth;
-    if (s[i] == ' ' && depth == 0) start = i + 1;
-  }
+  find_at_top_level(s, [&](size_t i) {
+    if (s[i] == ' ') start = i + 1;
+    return false;
+  });
   return std::string(s.substr(start));
 }
 

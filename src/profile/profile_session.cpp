@@ -1,7 +1,7 @@
 #include "profile/profile_session.hpp"
 
 #include "harness/device_info.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 #include "profile/profile_failure.hpp"
 #include "profile/tool_locate.hpp"
 
@@ -63,7 +63,7 @@ std::string find_cuobjdump(const std::optional<std::string>& explicit_path) {
 
 void require_cuda_device() {
   if (const auto reason = harness::cuda_unavailable_reason()) {
-    throw ProfileFailure(FailureKind::no_device, lab::no_device_message(*reason) + ": nothing to profile");
+    throw ProfileFailure(FailureKind::no_device, harness::no_device_message(*reason) + ": nothing to profile");
   }
 }
 

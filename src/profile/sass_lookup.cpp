@@ -107,8 +107,8 @@ std::vector<SassFunction> load_sass(const std::string& cuobjdump, const std::str
   } else {
     wanted = matching_kernels(listed, query);
     if (!wanted.empty()) {
-      // cuobjdump looks each --function name up on its own: 119 names took 65 s where dumping the
-      // whole binary took 12 s. Past a few names, dump everything and keep the wanted ones.
+      // cuobjdump looks each --function name up on its own, so past a few names dumping the whole
+      // binary and keeping the wanted ones is quicker (docs/design.md's decision record, row P1).
       constexpr size_t kMostNamedFunctions = 8;
       std::vector<std::string> args = {"--dump-sass"};
       if (wanted.size() <= kMostNamedFunctions) {

@@ -1,8 +1,11 @@
 #pragma once
-// Parses `warpfold SUBCOMMAND ARGS...` in-process, for the tests of each subcommand's arguments.
+// Parses `warpfold SUBCOMMAND ARGS...` in-process, for the tests of each subcommand's arguments:
+// a lesson's command as the registry (cli/lessons.cpp) declares it, or another command by its
+// registration function.
 
 #include "cli/command.hpp"
 #include "cli/decimal_check.hpp"
+#include "cli/lesson_builder.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -56,6 +59,36 @@ std::string parse_command_error(cli::Command (*add)(CLI::App&, Options&), const 
                                 std::vector<std::string> args) {
   using Add = cli::Command (*)(CLI::App&, Options&);
   return parse_command_error<Options, Add>(add, name, std::move(args));
+}
+
+// A lesson's command, parsed: `opts` are its options (the lesson's own, output, ...) as parsed.
+template <class Options>
+struct ParsedLesson {
+  std::unique_ptr<CLI::App> app;
+  cli::LessonCommand lesson;
+  cli::Command cmd;
+  cli::LessonArgs<Options>& opts;
+};
+
+// `warpfold LESSON ARGS...`, the lesson registered as main() registers it; throws what CLI11 throws.
+template <class Options>
+std::unique_ptr<ParsedLesson<Options>> parse_lesson(const std::string& lesson, std::vector<std::string> args) {
+  auto app = std::make_unique<CLI::App>("test");
+  cli::LessonCommand command = cli::parse_lesson(cli::find_lesson(lesson), *app, args);
+  cli::LessonArgs<Options>& opts = cli::parsed_args<Options>(command);
+  return std::unique_ptr<ParsedLesson<Options>>(
+      new ParsedLesson<Options>{std::move(app), command, command.command(), opts});
+}
+
+// The parse error's message, or "" when the arguments parse.
+inline std::string parse_lesson_error(const std::string& lesson, std::vector<std::string> args) {
+  try {
+    CLI::App app("test");
+    cli::parse_lesson(cli::find_lesson(lesson), app, args);
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // Collects what std::cerr receives while alive.

@@ -11,7 +11,7 @@ using warpfold::testing::parse_command;
 using warpfold::testing::parse_command_error;
 
 TEST(BenchCli, DefaultsAndAxis) {
-  auto p = parse_command(cli::add_bench_command, "bench", {"--pow2", "12:20:4", "--types", "int32,double", "--cold"});
+  auto p = warpfold::testing::parse_lesson<cli::BenchCommandOptions>("bench", {"--pow2", "12:20:4", "--types", "int32,double", "--cold"});
   EXPECT_EQ(p->opts.pow2, "12:20:4");
   EXPECT_EQ(p->opts.types, (std::vector<std::string>{"int32", "double"}));
   EXPECT_TRUE(p->opts.bench.cold);
@@ -24,13 +24,13 @@ TEST(BenchCli, DefaultsAndAxis) {
 
 TEST(BenchCli, BadAxesTypesAndOpsAreRejected) {
   for (const char* axis : {"12:10", "10", "10:40", "a:b", "10:20:0", "10:20:1:5"}) {
-    EXPECT_NE(parse_command_error(cli::add_bench_command, "bench", {"--pow2", axis}).find("power-of-two axis"),
+    EXPECT_NE(warpfold::testing::parse_lesson_error("bench", {"--pow2", axis}).find("power-of-two axis"),
               std::string::npos)
         << axis;
   }
-  EXPECT_FALSE(parse_command_error(cli::add_bench_command, "bench", {"--types", "int16"}).empty());
-  EXPECT_FALSE(parse_command_error(cli::add_bench_command, "bench", {"--ops", "xor"}).empty());
-  EXPECT_FALSE(parse_command_error(cli::add_bench_command, "bench", {"--reps", "0"}).empty());
+  EXPECT_FALSE(warpfold::testing::parse_lesson_error("bench", {"--types", "int16"}).empty());
+  EXPECT_FALSE(warpfold::testing::parse_lesson_error("bench", {"--ops", "xor"}).empty());
+  EXPECT_FALSE(warpfold::testing::parse_lesson_error("bench", {"--reps", "0"}).empty());
 }
 
 TEST(FuzzCli, BadValuesAreRejected) {
@@ -38,11 +38,11 @@ TEST(FuzzCli, BadValuesAreRejected) {
   EXPECT_NE(parse_command_error(cli::add_fuzz_command, "fuzz", {"--seconds", "soon"}).find("positive"), std::string::npos);
   EXPECT_FALSE(parse_command_error(cli::add_fuzz_command, "fuzz", {"--max-n", "2^30"}).empty());
   EXPECT_DOUBLE_EQ(parse_command(cli::add_fuzz_command, "fuzz", {"--seconds", "2.5"})->opts.fuzz.seconds, 2.5);
-  EXPECT_EQ(parse_command(cli::add_fuzz_command, "fuzz", {"--replay", "77"})->opts.replay, 77u);
+  EXPECT_EQ(parse_command(cli::add_fuzz_command, "fuzz", {"--replay", "77"})->opts.fuzz.replay, 77u);
 }
 
 TEST(ReportCli, AnOutputDirectoryThatCannotBeMadeIsAnError) {
   auto p = parse_command(cli::add_report_command, "report", {"--out", "/proc/warpfold-cannot-exist", "--quick"});
-  EXPECT_TRUE(p->opts.chapter.quick);
+  EXPECT_TRUE(p->opts.quick);
   EXPECT_THROW(p->cmd.run(), std::invalid_argument);
 }

@@ -18,7 +18,7 @@ using warpfold::testing::parse_command_error;
 TEST(BenchAxis, OnlyWholeUnsignedFieldsWithinTheLimitsParse) {
   for (const char* axis : {"10:20abc", "10:20:", "-0:20", "10:20:-1", "30:34:4294967290", "+10:20", " 10:20",
                            "10:20 ", "10::20", ":20", "10:", "0x10:20", "10:20:35", "10:35", "99999999999:1"}) {
-    EXPECT_NE(parse_command_error(cli::add_bench_command, "bench", {"--pow2", axis}).find("power-of-two axis"),
+    EXPECT_NE(warpfold::testing::parse_lesson_error("bench", {"--pow2", axis}).find("power-of-two axis"),
               std::string::npos)
         << axis;
     bench::BenchOptions o;
@@ -56,20 +56,19 @@ TEST(BenchAxis, TheSizesRunStopAtMax) {
 }
 
 TEST(BenchSeed, ZeroIsASeedLikeAnyOther) {
-  EXPECT_FALSE(cli::resolved_bench_options(parse_command(cli::add_bench_command, "bench", {})->opts).seed);
-  auto p = parse_command(cli::add_bench_command, "bench",
-                         {"--seed", "0", "--pow2", "10:10", "--types", "int32", "--ops", "sum", "--reps", "1", "--no-cpu"});
+  EXPECT_FALSE(cli::resolved_bench_options(warpfold::testing::parse_lesson<cli::BenchCommandOptions>("bench", {})->opts).seed);
+  auto p = warpfold::testing::parse_lesson<cli::BenchCommandOptions>("bench", {"--seed", "0", "--pow2", "10:10", "--types", "int32", "--ops", "sum", "--reps", "1", "--no-cpu"});
   const bench::BenchOptions o = cli::resolved_bench_options(p->opts);
   EXPECT_EQ(o.seed, std::optional<uint64_t>(0));
   EXPECT_EQ(o.log2_max, 10u);
   // The seed is recorded before the device is looked for: the same with or without a GPU.
-  const bench::BenchOutcome out = bench::run_bench(o);
+  const harness::RunOutcome out = bench::run_bench(o);
   EXPECT_EQ(out.report.meta.at("seed"), 0u);
 }
 
 TEST(Seeds, AreReadAsTypedOrRefused) {
   for (const char* bad : {"-1", "010", "0x10", "18446744073709551616", "5abc", " 5", ""}) {
-    EXPECT_NE(parse_command_error(cli::add_bench_command, "bench", {"--seed", bad}).find("is not a seed"),
+    EXPECT_NE(warpfold::testing::parse_lesson_error("bench", {"--seed", bad}).find("is not a seed"),
               std::string::npos)
         << bad;
     EXPECT_NE(parse_command_error(cli::add_fuzz_command, "fuzz", {"--seed", bad}).find("is not a seed"), std::string::npos)
@@ -77,10 +76,10 @@ TEST(Seeds, AreReadAsTypedOrRefused) {
     EXPECT_NE(parse_command_error(cli::add_fuzz_command, "fuzz", {"--replay", bad}).find("is not a seed"),
               std::string::npos)
         << bad;
-    EXPECT_NE(parse_command_error(cli::add_grid_command, "grid", {"--seed", bad}).find("is not a seed"), std::string::npos)
+    EXPECT_NE(warpfold::testing::parse_lesson_error("grid", {"--seed", bad}).find("is not a seed"), std::string::npos)
         << bad;
   }
-  auto p = parse_command(cli::add_bench_command, "bench", {"--seed", "18446744073709551615"});
+  auto p = warpfold::testing::parse_lesson<cli::BenchCommandOptions>("bench", {"--seed", "18446744073709551615"});
   EXPECT_EQ(cli::resolved_bench_options(p->opts).seed, std::optional<uint64_t>(18446744073709551615ull));
 }
 
@@ -114,7 +113,7 @@ TEST(HostMemory, BadAllocBecomesASentenceNamingTheSize) {
 
 TEST(BenchOptions, RefusesATypeOrOperatorNamedTwice) {
   const auto resolved = [](std::vector<std::string> args) {
-    return cli::resolved_bench_options(parse_command(cli::add_bench_command, "bench", std::move(args))->opts);
+    return cli::resolved_bench_options(warpfold::testing::parse_lesson<cli::BenchCommandOptions>("bench", std::move(args))->opts);
   };
   EXPECT_THROW(resolved({"--types", "int32,float,int32"}), std::invalid_argument);
   EXPECT_THROW(resolved({"--ops", "max,max"}), std::invalid_argument);

@@ -1,6 +1,6 @@
 // The commit stamped into results: cmake/commit_stamp.cmake, run at every build, and what the
 // built library stamps. Needs cmake on PATH (it built this test); the git cases need git.
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <warpfold/version.hpp>
 
@@ -123,7 +123,7 @@ TEST(CommitStampBuild, ResultsCarryTheCommitTheBuildRead) {
                           "warpfold_commit.h";
   ASSERT_TRUE(fs::exists(header)) << header;
   warpfold::report::Report report;
-  { const auto ctx = warpfold::lab::RunContext::open(report); }
+  { const auto ctx = warpfold::harness::RunContext::open(report); }
   EXPECT_EQ(report.meta.value("commit", std::string()), stamped(header));
   EXPECT_EQ(report.meta.value("warpfold", std::string()), WARPFOLD_VERSION_STRING);  // project(VERSION)
 }

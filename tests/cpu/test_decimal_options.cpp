@@ -35,33 +35,33 @@ TEST(DecimalCheck, AcceptsDigitsOnly) {
 
 TEST(DecimalOptions, RepsAndBlocksRejectOctalAndHex) {
   for (const char* reps : {"010", "0x10"}) {
-    EXPECT_TRUE(mentions(parse_command_error(cli::add_ladder_command, "ladder", {"--reps", reps}), kNotDecimal))
+    EXPECT_TRUE(mentions(warpfold::testing::parse_lesson_error("ladder", {"--reps", reps}), kNotDecimal))
         << reps;
-    EXPECT_TRUE(mentions(parse_command_error(cli::add_bench_command, "bench", {"--reps", reps}), kNotDecimal))
+    EXPECT_TRUE(mentions(warpfold::testing::parse_lesson_error("bench", {"--reps", reps}), kNotDecimal))
         << reps;
-    EXPECT_TRUE(mentions(parse_command_error(cli::add_nested_command, "nested", {"--reps", reps}), kNotDecimal))
+    EXPECT_TRUE(mentions(warpfold::testing::parse_lesson_error("nested", {"--reps", reps}), kNotDecimal))
         << reps;
   }
   // "064" would otherwise be read as 52 and reported as a block size never typed.
-  EXPECT_TRUE(mentions(parse_command_error(cli::add_ladder_command, "ladder", {"--block", "064"}), kNotDecimal));
+  EXPECT_TRUE(mentions(warpfold::testing::parse_lesson_error("ladder", {"--block", "064"}), kNotDecimal));
 }
 
 TEST(DecimalOptions, DecimalValuesAndCountNotationStillParse) {
-  auto ladder = parse_command(cli::add_ladder_command, "ladder", {"--reps", "10", "--block", "64", "--n", "2^10+3"});
+  auto ladder = warpfold::testing::parse_lesson<cli::LadderCommandOptions>("ladder", {"--reps", "10", "--block", "64", "--n", "2^10+3"});
   EXPECT_EQ(ladder->opts.lab.reps, 10);
   EXPECT_EQ(ladder->opts.lab.block, 64u);
   EXPECT_EQ(ladder->opts.lab.n, 1027u);  // the count's own notation is turned into digits first
-  auto bench = parse_command(cli::add_bench_command, "bench", {"--reps", "7"});
+  auto bench = warpfold::testing::parse_lesson<cli::BenchCommandOptions>("bench", {"--reps", "7"});
   EXPECT_EQ(bench->opts.bench.reps, 7);
 }
 
 TEST(DecimalOptions, LadderAndNestedSeedsAreCheckedAsEveryOtherSeed) {
   for (const char* seed : {"-1", "010", "0x10", "18446744073709551616"}) {
-    EXPECT_TRUE(mentions(parse_command_error(cli::add_ladder_command, "ladder", {"--seed", seed}), kNotSeed))
+    EXPECT_TRUE(mentions(warpfold::testing::parse_lesson_error("ladder", {"--seed", seed}), kNotSeed))
         << seed;
-    EXPECT_TRUE(mentions(parse_command_error(cli::add_nested_command, "nested", {"--seed", seed}), kNotSeed))
+    EXPECT_TRUE(mentions(warpfold::testing::parse_lesson_error("nested", {"--seed", seed}), kNotSeed))
         << seed;
   }
-  EXPECT_EQ(parse_command(cli::add_nested_command, "nested", {"--seed", "18446744073709551615"})->opts.seed,
+  EXPECT_EQ(warpfold::testing::parse_lesson<cli::NestedCommandOptions>("nested", {"--seed", "18446744073709551615"})->opts.lab.seed,
             18446744073709551615ull);
 }

@@ -4,7 +4,7 @@
 #include "cli/divergence_command.hpp"
 #include "cli/grid_command.hpp"
 #include "cli/info_command.hpp"
-#include "cli/lab_finish.hpp"
+#include "cli/finish.hpp"
 #include "cpu/cli_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -28,12 +28,11 @@ bool says_no_device(const report::Report& r) {
 }  // namespace
 
 TEST(DivergenceCli, DefaultsAreTheSeeds) {
-  auto p = parse_command(cli::add_divergence_command, "divergence", {});
+  auto p = warpfold::testing::parse_lesson<cli::DivergenceCommandOptions>("divergence", {});
   EXPECT_EQ(p->opts.lab.n, 1024u * 10000u);
   EXPECT_EQ(p->opts.lab.block, 64u);
   EXPECT_EQ(p->opts.output.format, "table");
-  p = parse_command(cli::add_divergence_command, "divergence",
-                    {"--n", "2^20", "--block", "128", "--reps", "5", "--format", "json"});
+  p = warpfold::testing::parse_lesson<cli::DivergenceCommandOptions>("divergence", {"--n", "2^20", "--block", "128", "--reps", "5", "--format", "json"});
   EXPECT_EQ(p->opts.lab.n, uint64_t(1) << 20);
   EXPECT_EQ(p->opts.lab.block, 128u);
   EXPECT_EQ(p->opts.lab.reps, 5);
@@ -42,7 +41,7 @@ TEST(DivergenceCli, DefaultsAreTheSeeds) {
 
 TEST(DivergenceCli, RejectsBadValues) {
   auto err = [](std::vector<std::string> args) {
-    return parse_command_error(cli::add_divergence_command, "divergence", std::move(args));
+    return warpfold::testing::parse_lesson_error("divergence", std::move(args));
   };
   EXPECT_NE(err({"--block", "48"}).find("power of two from 32 to 1024"), std::string::npos);
   EXPECT_NE(err({"--n", "lots"}).find("not a valid count"), std::string::npos);
@@ -51,46 +50,45 @@ TEST(DivergenceCli, RejectsBadValues) {
 }
 
 TEST(GridCli, DefaultsAndShapes) {
-  auto p = parse_command(cli::add_grid_command, "grid", {});
+  auto p = warpfold::testing::parse_lesson<cli::GridCommandOptions>("grid", {});
   EXPECT_EQ(p->opts.lab.nx, 16384u);
   EXPECT_EQ(p->opts.lab.ny, 16384u);
   EXPECT_EQ(p->opts.lab.shapes.size(), 15u);
   EXPECT_TRUE(p->opts.blocks.empty());
-  p = parse_command(cli::add_grid_command, "grid",
-                    {"--nx", "2^10", "--ny", "1000", "--blocks", "32x32,256x8", "--reps", "3", "--seed", "7"});
+  p = warpfold::testing::parse_lesson<cli::GridCommandOptions>("grid", {"--nx", "2^10", "--ny", "1000", "--blocks", "32x32,256x8", "--reps", "3", "--seed", "7"});
   EXPECT_EQ(p->opts.lab.nx, 1024u);
   EXPECT_EQ(p->opts.lab.ny, 1000u);
   EXPECT_EQ(p->opts.blocks, "32x32,256x8");
-  EXPECT_EQ(p->opts.seed, 7u);
+  EXPECT_EQ(p->opts.lab.seed, 7u);
 }
 
 TEST(GridCli, MalformedShapesAreRejectedWithTheReason) {
   for (const char* bad : {"0x0", "7", "abc", "32x32,,64x2", "32x0"}) {
-    const std::string err = parse_command_error(cli::add_grid_command, "grid", {"--blocks", bad});
+    const std::string err = warpfold::testing::parse_lesson_error("grid", {"--blocks", bad});
     EXPECT_NE(err.find("--blocks"), std::string::npos) << bad << ": " << err;
     EXPECT_TRUE(err.find("is not a block shape") != std::string::npos || err.find("empty item") != std::string::npos)
         << bad << ": " << err;
   }
-  EXPECT_NE(parse_command_error(cli::add_grid_command, "grid", {"--nx", "abc"}).find("not a valid count"),
+  EXPECT_NE(warpfold::testing::parse_lesson_error("grid", {"--nx", "abc"}).find("not a valid count"),
             std::string::npos);
 }
 
 TEST(InfoCli, LatenciesArePositiveCycles) {
-  auto p = parse_command(cli::add_info_command, "info", {"--arith-latency", "4", "--mem-latency", "600"});
+  auto p = warpfold::testing::parse_lesson<cli::InfoCommandOptions>("info", {"--arith-latency", "4", "--mem-latency", "600"});
   EXPECT_DOUBLE_EQ(p->opts.lab.latency.arithmetic_cycles, 4);
   EXPECT_DOUBLE_EQ(p->opts.lab.latency.memory_cycles, 600);
   for (const char* bad : {"-5", "0", "abc", "5x"}) {
-    const std::string err = parse_command_error(cli::add_info_command, "info", {"--mem-latency", bad});
+    const std::string err = warpfold::testing::parse_lesson_error("info", {"--mem-latency", bad});
     EXPECT_NE(err.find("not a positive number of cycles"), std::string::npos) << bad << ": " << err;
   }
-  EXPECT_FALSE(parse_command_error(cli::add_info_command, "info", {"--format", "xml"}).empty());
+  EXPECT_FALSE(warpfold::testing::parse_lesson_error("info", {"--format", "xml"}).empty());
 }
 
-TEST(LabFinish, ExitCodesFollowTheOutcome) {
+TEST(Finish, ExitCodesFollowTheOutcome) {
   const std::string path = ::testing::TempDir() + "warpfold_finish_test.txt";
   cli::OutputOptions out;
   out.out = path;
-  lab::LabOutcome o;
+  harness::RunOutcome o;
   EXPECT_EQ(cli::finish(o, out), cli::kExitNoDevice);
   o.gpu_ran = true;
   EXPECT_EQ(cli::finish(o, out), cli::kExitOk);

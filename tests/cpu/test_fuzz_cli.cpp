@@ -68,7 +68,7 @@ TEST(FuzzCli, ThePrintedReplayCommandReproducesTheCase) {
   EXPECT_EQ(command[0], "warpfold");
   EXPECT_EQ(command[1], "fuzz");
   auto p = parse_command(cli::add_fuzz_command, "fuzz", std::vector<std::string>(command.begin() + 2, command.end()));
-  const fuzz::FuzzOptions replay = cli::resolved_fuzz_options(p->opts);
+  const fuzz::FuzzOptions replay = p->opts.fuzz;
   ASSERT_TRUE(replay.replay);
   const fuzz::FuzzCase original = fuzz::make_case(seed, max_n, ladder_kernels);
   const fuzz::FuzzCase replayed = fuzz::make_case(*replay.replay, replay.max_n, ladder_kernels);
@@ -84,9 +84,9 @@ TEST(FuzzCli, ThePrintedReplayCommandReproducesTheCase) {
 }
 
 TEST(FuzzCli, ZeroIsASeedLikeAnyOther) {
-  EXPECT_FALSE(cli::resolved_fuzz_options(parse_command(cli::add_fuzz_command, "fuzz", {})->opts).seed);
+  EXPECT_FALSE(parse_command(cli::add_fuzz_command, "fuzz", {})->opts.fuzz.seed);
   auto p = parse_command(cli::add_fuzz_command, "fuzz", {"--seed", "0", "--seconds", "0.1", "--max-n", "64"});
-  const fuzz::FuzzOptions o = cli::resolved_fuzz_options(p->opts);
+  const fuzz::FuzzOptions o = p->opts.fuzz;
   EXPECT_EQ(o.seed, std::optional<uint64_t>(0));
   EXPECT_EQ(fuzz::run_fuzz(o).report.meta.at("seed"), 0u);
 }

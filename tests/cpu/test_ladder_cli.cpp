@@ -1,5 +1,6 @@
 // Argument parsing of `warpfold ladder` and the errors a user gets for bad values.
 #include "cli/ladder_command.hpp"
+#include "harness/run_outcome.hpp"
 
 #include "cli_test_support.hpp"
 
@@ -13,14 +14,14 @@ using namespace warpfold;
 
 namespace {
 
-using Parsed = warpfold::testing::ParsedCommand<cli::LadderCommandOptions>;
+using Parsed = warpfold::testing::ParsedLesson<cli::LadderCommandOptions>;
 
 std::unique_ptr<Parsed> parse(std::vector<std::string> args) {
-  return warpfold::testing::parse_command<cli::LadderCommandOptions>(cli::add_ladder_command, "ladder", std::move(args));
+  return warpfold::testing::parse_lesson<cli::LadderCommandOptions>("ladder", std::move(args));
 }
 
 std::string parse_error(std::vector<std::string> args) {
-  return warpfold::testing::parse_command_error<cli::LadderCommandOptions>(cli::add_ladder_command, "ladder", std::move(args));
+  return warpfold::testing::parse_lesson_error("ladder", std::move(args));
 }
 
 }  // namespace
@@ -42,7 +43,7 @@ TEST(LadderCli, AcceptsPowerOfTwoNotation) {
   EXPECT_EQ(p->opts.lab.reps, 5);
   EXPECT_EQ(p->opts.variants, "fixed");
   EXPECT_EQ(p->opts.output.format, "json");
-  EXPECT_EQ(p->opts.seed, 99u);
+  EXPECT_EQ(p->opts.lab.seed, 99u);
   EXPECT_TRUE(parse({"--block-sweep"})->opts.lab.block_sweep);  // without --block: the sweep sets it
 }
 
@@ -91,7 +92,7 @@ TEST(LadderRun, CpuRowsAreExactWithOrWithoutADevice) {
   o.block = 64;
   o.reps = 2;
   const auto out = lab::run_ladder(o);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
   ASSERT_FALSE(out.report.tables.empty());
   const auto& rows = out.report.tables.front().rows;
   ASSERT_GE(rows.size(), 2u);

@@ -14,14 +14,14 @@ using namespace warpfold;
 
 namespace {
 
-using Parsed = warpfold::testing::ParsedCommand<cli::NestedCommandOptions>;
+using Parsed = warpfold::testing::ParsedLesson<cli::NestedCommandOptions>;
 
 std::unique_ptr<Parsed> parse(std::vector<std::string> args) {
-  return warpfold::testing::parse_command<cli::NestedCommandOptions>(cli::add_nested_command, "nested", std::move(args));
+  return warpfold::testing::parse_lesson<cli::NestedCommandOptions>("nested", std::move(args));
 }
 
 std::string parse_error(std::vector<std::string> args) {
-  return warpfold::testing::parse_command_error<cli::NestedCommandOptions>(cli::add_nested_command, "nested", std::move(args));
+  return warpfold::testing::parse_lesson_error("nested", std::move(args));
 }
 
 bool hello_chosen(const Parsed& p) { return p.cmd.app->get_subcommand("hello")->parsed(); }
@@ -42,7 +42,7 @@ TEST(NestedCli, AcceptsCountsBlocksAndOutputs) {
   EXPECT_EQ(p->opts.lab.n, (uint64_t(1) << 16) + 3);
   EXPECT_EQ(p->opts.lab.block, 128u);
   EXPECT_EQ(p->opts.lab.reps, 5);
-  EXPECT_EQ(p->opts.seed, 7u);
+  EXPECT_EQ(p->opts.lab.seed, 7u);
   EXPECT_EQ(p->opts.output.format, "md");
 }
 

@@ -1,8 +1,9 @@
 // `warpfold profile`: its arguments, the runs it asks for, and the exit codes of what can go wrong
 // before anything is profiled (no lesson, no ncu, no cuobjdump, options a lesson rejects).
+#include "cli/grid_command.hpp"
 #include "cli/ladder_command.hpp"
+#include "cli/nested_command.hpp"
 #include "cli/profile_command.hpp"
-#include "cli/profile_lessons.hpp"
 #include "cpu/cli_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -19,43 +20,71 @@ namespace {
 
 auto parse_profile(std::vector<std::string> args) { return parse_command(cli::add_profile_command, "profile", std::move(args)); }
 
+// `profile LESSON`'s registration of the lesson.
+const cli::LessonCommand& profiled(const cli::ProfileCommandOptions& o, const std::string& lesson) {
+  for (const cli::LessonCommand& l : o.lessons) {
+    if (l.app->get_name() == lesson) return l;
+  }
+  throw std::logic_error("profile has no lesson " + lesson);
+}
+
+// The arguments of the run `warpfold profile LESSON ARGS...` profiles under ncu.
+std::vector<std::string> profiled_run(std::vector<std::string> args) {
+  const std::string lesson = args.front();
+  return profiled(parse_profile(std::move(args))->opts, lesson).profile().lesson_args;
+}
+
 }  // namespace
 
 TEST(ProfileCli, LessonOptionsAndNcuOptions) {
   auto p = parse_profile({"ladder", "--n", "2^20", "--block", "256", "--variants", "book", "--seed", "5", "--ncu",
                           "/opt/ncu", "--timeout", "30", "--clock-control", "none", "--ncu-csv", "/tmp/ncu.csv",
                           "--format", "md"});
-  EXPECT_EQ(p->opts.ladder.lab.n, uint64_t(1) << 20);
+  const cli::LessonCommand& ladder = profiled(p->opts, "ladder");
+  EXPECT_EQ(cli::parsed_args<cli::LadderCommandOptions>(ladder).lab.n, uint64_t(1) << 20);
   EXPECT_EQ(p->opts.ncu.ncu, "/opt/ncu");
   EXPECT_DOUBLE_EQ(p->opts.ncu.timeout_seconds, 30);
   EXPECT_EQ(p->opts.ncu.clock_control, "none");
   EXPECT_EQ(p->opts.ncu.csv_out, "/tmp/ncu.csv");
-  EXPECT_EQ(p->opts.ladder.output.format, "md");
-  const cli::LessonProfile lesson = cli::ladder_profile(cli::resolved_ladder_options(p->opts.ladder));
+  EXPECT_EQ(ladder.output->format, "md");
+  const cli::LessonProfile lesson = ladder.profile();
   EXPECT_EQ(lesson.lesson_args, (std::vector<std::string>{"ladder", "--n", "1048576", "--block", "256", "--variants",
                                                           "book", "--seed", "5"}));
 }
 
 TEST(ProfileCli, TheProfiledRunRepeatsEachLessonsOptions) {
-  lab::GridOptions grid;
-  grid.nx = 1024;
-  grid.ny = 512;
-  grid.shapes = {{32, 32}, {256, 8}};
-  grid.seed = 9;
-  EXPECT_EQ(cli::grid_profile(grid).lesson_args,
+  EXPECT_EQ(profiled_run({"grid", "--nx", "1024", "--ny", "512", "--blocks", "32x32,256x8", "--seed", "9"}),
             (std::vector<std::string>{"grid", "--nx", "1024", "--ny", "512", "--blocks", "32x32,256x8", "--seed", "9"}));
-  lab::DivergenceOptions divergence;
-  divergence.n = 4096;
-  divergence.block = 128;
-  EXPECT_EQ(cli::divergence_profile(divergence).lesson_args,
+  EXPECT_EQ(profiled_run({"divergence", "--n", "4096", "--block", "128", "--timeout", "60"}),
             (std::vector<std::string>{"divergence", "--n", "4096", "--block", "128"}));
-  lab::NestedOptions nested;
-  nested.seed = 3;
-  EXPECT_EQ(cli::nested_profile(nested).lesson_args,
-            (std::vector<std::string>{"nested", "--n", "1048576", "--block", "512", "--seed", "3"}));
-  // Each argument vector parses as the lesson's own command line.
-  const std::vector<std::string> ladder_args{"--n", "1048576", "--variants", "fixed"};
-  EXPECT_EQ(parse_command_error(cli::add_ladder_command, "ladder", ladder_args), "");
+  EXPECT_EQ(profiled_run({"nested", "--seed", "3", "--format", "json"}), (std::vector<std::string>{"nested", "--seed", "3"}));
+  // "2^20" is repeated as parsed; options left at their defaults are left out (the run has the same).
+  EXPECT_EQ(profiled_run({"ladder", "--n", "2^20", "--variants", "fixed", "--seed", "0"}),
+            (std::vector<std::string>{"ladder", "--n", "1048576", "--variants", "fixed", "--seed", "0"}));
+}
+
+// Without --seed the profile draws one: the profiled run gets it, and the timed run uses it too.
+TEST(ProfileCli, TheSeedIsFixedForBothRuns) {
+  auto p = parse_profile({"grid", "--nx", "64", "--ny", "64"});
+  const cli::LessonProfile lesson = profiled(p->opts, "grid").profile();
+  ASSERT_EQ(lesson.lesson_args.size(), 7u);
+  EXPECT_EQ(lesson.lesson_args[5], "--seed");
+  const harness::RunOutcome timed = lesson.timed_run();
+  EXPECT_EQ(timed.report.meta.at("seed").get<uint64_t>(), std::stoull(lesson.lesson_args[6]));
+}
+
+// Every lesson with a profile pass is a subcommand of `profile`, and each profiled run's arguments
+// parse as the lesson's own command line.
+TEST(ProfileCli, EveryProfiledLessonIsOffered) {
+  auto p = parse_profile({"--sass", "k"});
+  size_t with_pass = 0;
+  for (const cli::Lesson& l : cli::lessons()) with_pass += l.has_profile_pass;
+  EXPECT_EQ(p->opts.lessons.size(), with_pass);
+  for (const cli::LessonCommand& l : p->opts.lessons) {
+    const std::vector<std::string> args = profiled_run({l.app->get_name()});
+    EXPECT_EQ(warpfold::testing::parse_lesson_error(args.front(), std::vector<std::string>(args.begin() + 1, args.end())), "")
+        << args.front();
+  }
 }
 
 TEST(ProfileCli, BadValuesAreRejectedBeforeAnythingRuns) {
@@ -77,6 +106,7 @@ TEST(ProfileCli, NoLessonOrBothALessonAndSassAreUsageErrors) {
   EXPECT_EQ(parse_profile({"--sass", "reduceInterleaved", "ladder"})->cmd.run(), cli::kExitUsageError);
   EXPECT_NE(err.text.str().find("--sass takes no lesson"), std::string::npos);
   EXPECT_EQ(parse_profile({"nested", "hello"})->cmd.run(), cli::kExitUsageError);
+  EXPECT_NE(err.text.str().find("`nested hello` is not profiled"), std::string::npos);
 }
 
 TEST(ProfileCli, SassOptionsGivenWithALessonAreUsageErrors) {
@@ -97,8 +127,8 @@ TEST(ProfileCli, SassOptionsGivenWithALessonAreUsageErrors) {
   EXPECT_NE(err.text.str().find("warpfold profile ladder --format json"), std::string::npos) << err.text.str();
   // After the lesson's name the output options are the lesson's own.
   auto p = parse_profile({"ladder", "--format", "json", "--out", "/tmp/warpfold-profile.json"});
-  EXPECT_EQ(p->opts.ladder.output.format, "json");
-  EXPECT_EQ(p->opts.ladder.output.out, "/tmp/warpfold-profile.json");
+  EXPECT_EQ(profiled(p->opts, "ladder").output->format, "json");
+  EXPECT_EQ(profiled(p->opts, "ladder").output->out, "/tmp/warpfold-profile.json");
   EXPECT_EQ(p->opts.sass.output.format, "table");
 }
 
@@ -117,7 +147,7 @@ TEST(ProfileCli, WithoutCuobjdumpExitCodeFive) {
 }
 
 TEST(ProfileCli, TheHiddenProfilePassOptionNeedsADevice) {
-  auto p = parse_command(cli::add_ladder_command, "ladder", {"--n", "2^10", "--profile-pass", "/tmp/unused.tsv"});
+  auto p = warpfold::testing::parse_lesson<cli::LadderCommandOptions>("ladder", {"--n", "2^10", "--profile-pass", "/tmp/unused.tsv"});
   EXPECT_EQ(p->opts.profile_pass, "/tmp/unused.tsv");
   CaptureStderr err;
   const int rc = p->cmd.run();

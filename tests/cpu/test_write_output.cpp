@@ -153,7 +153,6 @@ TEST_F(OutputDir, ReadOnlyDirectoryIsRefused) {
 
 TEST(OutputProblem, CommandRefusesAnUnwritableOutAtParseTime) {
   // A parse error is exit 2 before the run; the directory /proc exists, so only a probe sees this.
-  const std::string err = warpfold::testing::parse_command_error(warpfold::cli::add_ladder_command, "ladder",
-                                                                 {"--out", "/proc/warpfold_no_such_file"});
+  const std::string err = warpfold::testing::parse_lesson_error("ladder", {"--out", "/proc/warpfold_no_such_file"});
   EXPECT_NE(err.find("/proc/warpfold_no_such_file"), std::string::npos) << err;
 }

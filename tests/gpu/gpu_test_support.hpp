@@ -1,6 +1,11 @@
 #pragma once
 // GPU tests skip, visibly, where there is no CUDA device: GTEST_SKIP is reported by ctest as
 // "Skipped" (never "Passed"), with the reason.
+//
+// Every random input of a test comes from new_seed(), a sequence that starts from the test's seed:
+// a fresh one per test, or WARPFOLD_TEST_SEED where set. A failed test prints its seed and the
+// command line that replays it exactly:
+//   WARPFOLD_TEST_SEED=S build/tests/warpfold_gpu_tests --gtest_filter=Suite.Test
 
 #include <gtest/gtest.h>
 
@@ -12,6 +17,12 @@ namespace warpfold::testing {
 
 // The reason no device is usable, or nullopt; asked once per process.
 const std::optional<std::string>& no_gpu_reason();
+
+// The seed of the next random input of the running test (see above).
+uint64_t new_seed();
+
+// The running test's seed: WARPFOLD_TEST_SEED where set (a decimal number), else drawn afresh.
+uint64_t test_seed();
 
 // The largest input a test may use: WARPFOLD_TEST_MAX_N when set (the sanitizer run caps sizes,
 // since compute-sanitizer slows kernels 10-100×), else unlimited.

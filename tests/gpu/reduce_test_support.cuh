@@ -5,6 +5,7 @@
 #include "gpu/gpu_test_support.hpp"
 
 #include "harness/host_float_convert.hpp"
+#include "harness/two_phase.hpp"
 
 #include <warpfold/reduce.cuh>
 
@@ -57,12 +58,6 @@ inline const std::vector<uint64_t>& reduce_sizes() {
 
 using harness::from_double;
 using harness::to_double;
-
-// A fresh seed for every case (printed with any failure, so a failing case can be rerun).
-inline uint64_t new_seed() {
-  std::random_device rd;
-  return (uint64_t(rd()) << 32) ^ rd();
-}
 
 // Random values of T in [lo, hi]: integers uniform (bounds as long double, which holds every
 // 64-bit integer exactly: a double would round INT64_MAX up and out of range), floats uniform in
@@ -204,24 +199,9 @@ class offset_buffer {
   T* data_ = nullptr;
 };
 
-// Runs a two-phase warpfold call (`call(temp, bytes, out)`) and returns *out.
-template <class Out, class Call>
-Out run_two_phase(Call&& call) {
-  size_t bytes = 0;
-  EXPECT_EQ(call(nullptr, bytes, static_cast<Out*>(nullptr)), cudaSuccess);
-  void* temp = nullptr;
-  Out* out = nullptr;
-  EXPECT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
-  EXPECT_EQ(cudaMalloc(&out, sizeof(Out)), cudaSuccess);
-  EXPECT_EQ(cudaMemset(out, 0x5a, sizeof(Out)), cudaSuccess);  // poisoned: a missing write shows
-  EXPECT_EQ(call(temp, bytes, out), cudaSuccess);
-  Out result;
-  EXPECT_EQ(cudaMemcpy(&result, out, sizeof(Out), cudaMemcpyDeviceToHost), cudaSuccess);
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  cudaFree(temp);
-  cudaFree(out);
-  return result;
-}
+// Runs a two-phase warpfold call (`call(temp, bytes, out)`) on the default stream and returns
+// *out; a CUDA error fails the test (warpfold::cuda_error, naming it).
+using harness::run_two_phase;
 
 // Byte offsets 0..15 that keep a T* aligned to T: element offsets 0 .. 16/sizeof(T) - 1.
 template <class T>

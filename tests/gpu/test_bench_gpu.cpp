@@ -32,6 +32,7 @@ TEST(BenchGpu, EveryLibraryHasATimedCheckedRowAtEverySize) {
   o.ops = {bench::ReduceOp::sum};
   o.reps = 3;
   o.cpu = false;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = bench::run_bench(o);
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
@@ -73,6 +74,7 @@ TEST(BenchGpu, TinySizesGetCheckedRowsToo) {
   o.ops = {bench::ReduceOp::max};
   o.reps = 3;
   o.cpu = false;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = bench::run_bench(o);
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
@@ -96,7 +98,7 @@ TEST(BenchGpu, NoCombineRowAbove256MiBXorsEveryWholeVector) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t words = (uint64_t(1) << 26) + 8192 * 3 + 4 * 5 + 3;  // 256 MiB + 3 tiles + 5 vectors + 12 bytes
   WARPFOLD_REQUIRE_TEST_SIZE(words);
-  const unsigned seed = std::random_device{}();
+  const unsigned seed = unsigned(warpfold::testing::new_seed());
   std::mt19937 rng(seed);
   std::vector<uint32_t> host(words);
   for (auto& w : host) w = uint32_t(rng());

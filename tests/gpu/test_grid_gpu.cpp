@@ -22,6 +22,7 @@ TEST(GridRunGpu, EverySeedShapeIsExactOnAnOddMatrix) {
   o.nx = 1000;  // a multiple of no block width: the bounds check matters
   o.ny = 777;
   o.reps = 2;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_grid(o);
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
@@ -56,6 +57,7 @@ TEST(GridRunGpu, InvalidShapesInTheMiddleDoNotStopTheRun) {
   o.ny = 257;
   o.reps = 2;
   o.shapes = {{32, 32}, {256, 8}, {2048, 1}, {16, 16}};
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_grid(o);
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
@@ -76,6 +78,7 @@ TEST(GridRunGpu, GridBeyondTheYLimitIsAnInvalidConfiguration) {
   o.ny = uint64_t(limits.max_grid_dim[1]) + 10;  // 1x1 blocks: one block row too many
   o.reps = 2;
   o.shapes = {{1, 1}, {4, 2}};
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_grid(o);
   EXPECT_FALSE(out.check_failed);
   const auto& rows = out.report.tables.at(0).rows;
@@ -91,6 +94,7 @@ TEST(GridRunGpu, SeedSizeIsExact) {
   lab::GridOptions o;  // 16384 × 16384: 3 GiB on the device, the seed's matrix
   o.reps = 2;
   o.shapes = {{32, 32}, {256, 1}};
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_grid(o);
   EXPECT_FALSE(out.check_failed);
   for (const auto& row : out.report.tables.at(0).rows) EXPECT_EQ(row[kCheck], "ok") << row[kBlock];

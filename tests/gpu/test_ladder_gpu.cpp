@@ -7,7 +7,7 @@
 #include "lab/ladder/cpu_reduce.hpp"
 #include "lab/ladder/ladder_run.hpp"
 #include "lab/ladder/workspace.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -35,7 +35,7 @@ TEST_P(LadderKernelTest, MatchesCpuSumOnRandomData) {
   for (uint64_t n : kSizes) {
     if (n > warpfold::testing::max_test_n()) continue;
     ++sizes_run;
-    const uint64_t seed = harness::fresh_seed();
+    const uint64_t seed = warpfold::testing::new_seed();
     // Values 1..255 (never 0) so that a dropped element always changes the sum.
     const auto data = harness::random_ints(n, seed, 1, 255);
     const lab::LadderWorkspace ws(data, lab::serial_sum(data.data(), n), stream);
@@ -72,9 +72,10 @@ TEST(LadderRunGpu, FullLadderHasNoReferenceFailureAndFlagsBookTails) {
   o.n = (1u << 20) + 7;  // not a multiple of any block × unroll: every book kernel drops or over-reads
   o.block = 256;
   o.reps = 3;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_ladder(o);
   ASSERT_TRUE(out.gpu_ran);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
   const auto& t = out.report.tables.at(0);
   ASSERT_EQ(t.rows.size(), 2 + lab::ladder_kernels().size());
   int book_rows = 0;
@@ -95,8 +96,9 @@ TEST(LadderRunGpu, BookSizeIsExactForBookAndFixed) {
   WARPFOLD_REQUIRE_TEST_SIZE(1u << 24);
   lab::LadderOptions o;  // n = 2^24, block 512: the book's own configuration
   o.reps = 2;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_ladder(o);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
   for (const auto& row : out.report.tables.at(0).rows) EXPECT_EQ(row[10], "ok") << row[0] << " " << row[1];
 }
 
@@ -107,8 +109,9 @@ TEST(LadderRunGpu, BlockSweepFindsABestBlockForEveryFixedKernel) {
   o.reps = 2;
   o.block_sweep = true;
   o.variants = lab::VariantSelection::fixed;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_ladder(o);
-  EXPECT_FALSE(out.reference_failed);
+  EXPECT_FALSE(out.check_failed);
   const auto& sweep = out.report.tables.at(1);
   ASSERT_EQ(sweep.rows.size(), 11u);
   for (const auto& row : sweep.rows) {
@@ -120,7 +123,7 @@ TEST(LadderRunGpu, BlockSweepFindsABestBlockForEveryFixedKernel) {
 TEST(RunContextGpu, DeviceMemoryShortfallIsAClearError) {
   WARPFOLD_REQUIRE_GPU();
   report::Report r;
-  auto ctx = lab::RunContext::open(r);
+  auto ctx = harness::RunContext::open(r);
   ASSERT_TRUE(ctx.has_device());
   try {
     ctx.require_device_memory(size_t(1) << 50, "n = 2^48");

@@ -68,7 +68,7 @@ TEST_P(NestedVariantTest, MatchesCpuSumAndLaunchesEveryChild) {
   cudaStream_t stream{};
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   for (const Case& c : kCases) {
-    const uint64_t seed = harness::fresh_seed();
+    const uint64_t seed = warpfold::testing::new_seed();
     const auto data = harness::random_ints(c.n, seed, 1, 255);
     const lab::NestedWorkspace ws(data, lab::serial_sum(data.data(), c.n), c.block, stream);
     const lab::NestedCheck check = ws.run_and_check(v);
@@ -96,6 +96,7 @@ TEST(NestedRunGpu, SeedConfigurationIsExactAndCountsItsLaunches) {
   WARPFOLD_REQUIRE_GPU();
   lab::NestedOptions o = kSeedTable;
   o.reps = 2;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_nested(o);
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
@@ -119,6 +120,7 @@ TEST(NestedRunGpu, SizeThatIsNoMultipleOfTheBlockIsPaddedAndExact) {
   o.n = (1u << 16) + 3;
   o.block = 256;
   o.reps = 2;
+  o.seed = warpfold::testing::new_seed();  // replayable: WARPFOLD_TEST_SEED
   const auto out = lab::run_nested(o);
   EXPECT_FALSE(out.check_failed);
   const auto& t = out.report.tables.at(0);
@@ -176,7 +178,7 @@ TEST(NestedLaunchFailureGpu, TooFewSlotsAreReportedNotHungOn) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   lab::NestedCheck check;
   {
-    const auto data = harness::random_ints(n, harness::fresh_seed(), 1, 255);
+    const auto data = harness::random_ints(n, warpfold::testing::new_seed(), 1, 255);
     const lab::NestedWorkspace ws(data, lab::serial_sum(data.data(), n), block, stream);
     check = ws.run_and_check(lab::NestedVariant::nested);  // returns: that is the point
   }

@@ -1,9 +1,8 @@
 // The bulk kernel (the wide kernel's 32 KiB tiles, full ones brought into shared memory by bulk
-// copies, three in flight per block), which the dispatch takes above detail::kHopperPolicy.bulk_above_bytes on
-// devices that run bulk copies: here it is named explicitly, so that it meets the awkward sizes,
-// pointer offsets and combine paths of the other kernels' tests, and grids where each block
-// reads more tiles than it has stages (the stages' barriers change phase several times).
-#include "gpu/reduce_test_support.cuh"
+// copies, three in flight per block), which the dispatch takes above
+// detail::kHopperPolicy.bulk_above_bytes on devices that run bulk copies: what only it does. The
+// checks it shares with the wide kernel are test_reduce_named_kernels_gpu.cu's.
+#include "gpu/named_kernels.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,27 +12,6 @@ using namespace warpfold;
 using namespace warpfold::testing;
 
 namespace {
-
-template <class T, class Acc, class Op>
-cudaError_t reduce_bulk(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<detail::kernel_pick::bulk>(temp, bytes, in, out, n, init, op,
-                                                            detail::convert<identity>{}, cudaStream_t{});
-}
-template <class T, class Acc, class Op>
-cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<detail::kernel_pick::wide>(temp, bytes, in, out, n, init, op,
-                                                            detail::convert<identity>{}, cudaStream_t{});
-}
-
-// The other kernels' sizes, and grids of 4 and 8 tiles per block (for 4-byte elements: 2^23 + 3
-// and 2^24 + 13 take 1025 and 2049 tiles of 8192 over 264 blocks on a 132-SM device), one of
-// them not a whole number of tiles.
-std::vector<uint64_t> bulk_sizes() {
-  std::vector<uint64_t> sizes = reduce_sizes();
-  for (uint64_t n : {8192ull * 2 + 1, 8192ull * 3 + 5, (1ull << 23) + 3, (1ull << 24) + 13})
-    if (n <= max_test_n()) sizes.push_back(n);
-  return sizes;
-}
 
 // The capacity of the float sum's bulk kernel (Bulk; 0 blocks where this device's code has no
 // bulk copies, the wide kernel instead) or of its wide kernel, on the current device.
@@ -55,25 +33,6 @@ unsigned float_sum_blocks() {
 // code for it); where it does not, the named kernel is the wide one and the tests below test that.
 bool device_runs_bulk_copies() { return float_sum_blocks<true>() > 0; }
 
-template <class T, class Acc, class Op, class Ref, class Make>
-void check_exact(Op op, Acc init, Ref ref_op, Make make_data, uint64_t below = UINT64_MAX) {
-  WARPFOLD_REQUIRE_GPU();
-  std::vector<uint64_t> sizes = bulk_sizes();
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](uint64_t n) { return n >= below; }), sizes.end());
-  check_exact_reduce<T>(sizes, init, ref_op, make_data, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
-    return reduce_bulk(t, b, in, o, n, op, init);
-  });
-}
-
-template <class T>
-void check_float_sum() {
-  WARPFOLD_REQUIRE_GPU();
-  check_sum_within_bound<T, T>(
-      bulk_sizes(),
-      [](uint64_t n, long double abs_sum) { return sum_bound(n, std::numeric_limits<T>::epsilon() / 2, abs_sum); },
-      [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce_bulk(t, b, in, o, n, plus{}, T(0.5)); });
-}
-
 // On a device of compute capability 9.0 or more, the bulk kernel is available: two blocks per SM.
 TEST(ReduceBulk, RunsOnComputeCapabilityNineAndUp) {
   WARPFOLD_REQUIRE_GPU();
@@ -93,40 +52,6 @@ TEST(ReduceBulk, RunsOnComputeCapabilityNineAndUp) {
   }
   EXPECT_EQ(capacity.blocks, unsigned(sms) * detail::kHopperPolicy.bulk_min_blocks);
   EXPECT_TRUE(device_runs_bulk_copies());
-}
-
-TEST(ReduceBulk, Int32SumWrapsAtFullWidth) {
-  check_exact<int32_t, int32_t>(plus{}, int32_t(3), [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); },
-                                uniform_data<int32_t>(-2147483648.0, 2147483647.0));
-}
-TEST(ReduceBulk, Int32SumIntoInt64) {
-  check_exact<int32_t, int64_t>(plus{}, int64_t(7), [](int64_t a, int64_t b) { return a + b; }, uniform_data<int32_t>(-1e9, 1e9));
-}
-TEST(ReduceBulk, Int32Max) {
-  check_exact<int32_t, int32_t>(maximum{}, std::numeric_limits<int32_t>::min(),
-                                [](int32_t a, int32_t b) { return std::max(a, b); }, data_with_unique_extreme<int32_t>(false));
-}
-TEST(ReduceBulk, Uint32Xor) {
-  check_exact<uint32_t, uint32_t>(bit_xor{}, 0u, [](uint32_t a, uint32_t b) { return a ^ b; }, uniform_data<uint32_t>(0, 4294967295.0));
-}
-TEST(ReduceBulk, Int64Min) {
-  check_exact<int64_t, int64_t>(minimum{}, std::numeric_limits<int64_t>::max(),
-                                [](int64_t a, int64_t b) { return std::min(a, b); }, data_with_unique_extreme<int64_t>(true));
-}
-TEST(ReduceBulk, FloatAndDoubleMax) {
-  check_exact<float, float>(maximum{}, std::numeric_limits<float>::lowest(),
-                            [](float a, float b) { return std::max(a, b); }, uniform_data<float>(-1e30, 1e30));
-  check_exact<double, double>(maximum{}, std::numeric_limits<double>::lowest(),
-                              [](double a, double b) { return std::max(a, b); }, uniform_data<double>(-1e300, 1e300));
-}
-TEST(ReduceBulk, FloatSum) { check_float_sum<float>(); }
-TEST(ReduceBulk, DoubleSum) { check_float_sum<double>(); }
-// Exact totals (exact_sum_data, below 2^24 elements): a dropped or repeated element, or a stage
-// read before its copy landed or after the next overwrote it, shows whatever the fold order.
-TEST(ReduceBulk, ExactFloatAndDoubleSums) {
-  constexpr uint64_t kBelow = uint64_t(1) << 24;
-  check_exact<float, float>(plus{}, 0.5f, [](float a, float b) { return a + b; }, exact_sum_data<float>(), kBelow);
-  check_exact<double, double>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>(), kBelow);
 }
 
 // The dispatch's own choice on either side of kHopperPolicy.bulk_above_bytes, seen in the fold order: a float
@@ -153,8 +78,8 @@ TEST(ReduceBulk, DispatchSwitchesToTheBulkKernelAbove256MiB) {
       return run_two_phase<float>([&](void* t, size_t& b, float* o) { return call(t, b, buf.get(), o, n); });
     };
     const float by_dispatch = run([](auto&&... a) { return reduce(a..., plus{}, 0.0f); });
-    const float wide = run([](auto&&... a) { return reduce_wide(a..., plus{}, 0.0f); });
-    const float bulk = run([](auto&&... a) { return reduce_bulk(a..., plus{}, 0.0f); });
+    const float wide = run([](auto&&... a) { return reduce_through<detail::kernel_pick::wide>(a..., plus{}, 0.0f); });
+    const float bulk = run([](auto&&... a) { return reduce_through<detail::kernel_pick::bulk>(a..., plus{}, 0.0f); });
     const bool takes_bulk = bulk_runs && n > edge;
     EXPECT_TRUE(bitwise_equal(by_dispatch, takes_bulk ? bulk : wide))
         << where(n, 1, seed) << ": dispatch " << by_dispatch << ", wide " << wide << ", bulk " << bulk;
@@ -181,7 +106,7 @@ namespace {
 template <detail::kernel_pick Pick>
 void check_wide_accumulators() {
   WARPFOLD_REQUIRE_GPU();
-  for (uint64_t n : bulk_sizes()) {
+  for (uint64_t n : bulk_kernel::sizes()) {
     if (n == 0) continue;
     const uint64_t seed = new_seed();
     auto data = random_values<float>(n, seed, -1.0, 1.0);

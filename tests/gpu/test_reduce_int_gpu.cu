@@ -2,7 +2,8 @@
 // both sides, computed in unsigned arithmetic on the CPU).
 #include "gpu/reduce_test_support.cuh"
 
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
+#include "harness/splitmix64.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -335,9 +336,9 @@ TEST(ReduceInt, Int32SumsAtFullWidthOnTheLargestGrids) {
 // distribution object per element would take a minute.
 void fill_random_bytes(void* out, size_t bytes, uint64_t seed) {
   auto* p = static_cast<unsigned char*>(out);
-  uint64_t state = seed;
+  harness::splitmix64 draw{seed};
   for (size_t i = 0; i < bytes; i += 8) {
-    const uint64_t z = detail::mix64(state += 0x9e3779b97f4a7c15ull);  // splitmix64's step
+    const uint64_t z = draw();
     std::memcpy(p + i, &z, std::min<size_t>(8, bytes - i));
   }
 }
@@ -348,7 +349,7 @@ std::string device_memory_shortfall(size_t bytes) {
   int device = 0;
   EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
   try {
-    lab::require_free_device_memory(device, bytes + (size_t(256) << 20), "this test");
+    harness::require_free_device_memory(device, bytes + (size_t(256) << 20), "this test");
   } catch (const std::invalid_argument& e) {
     return e.what();
   }

@@ -1,8 +1,7 @@
 // The wide kernel (8 vectors in flight per thread, 32 KiB tiles), which the dispatch takes above
-// detail::kHopperPolicy.wide_above_bytes and from 16 to 64 KiB (takes_wide_tiles): here it is named explicitly,
-// so that it meets every awkward size, pointer offset and combine path (one block, a warp's
-// combine, a block's combine, several partials per combiner thread) that the narrow kernel meets.
-#include "gpu/reduce_test_support.cuh"
+// detail::kHopperPolicy.wide_above_bytes and from 16 to 64 KiB (takes_wide_tiles): what only it
+// does. The checks it shares with the bulk kernel are test_reduce_named_kernels_gpu.cu's.
+#include "gpu/named_kernels.cuh"
 
 #include <algorithm>
 #include <limits>
@@ -12,86 +11,32 @@ using namespace warpfold::testing;
 
 namespace {
 
-// The wide kernel, named; with Public, the public entry point instead, which names no kernel (at
-// these sizes it takes the wide one above 4 MiB and from 16 to 64 KiB).
-template <bool Public = false, class T, class Acc, class Op>
-cudaError_t reduce_wide(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  if constexpr (Public) return reduce(temp, bytes, in, out, n, op, init);
-  else
-    return detail::dispatch_reduce<detail::kernel_pick::wide>(
-        temp, bytes, in, out, n, init, op, detail::convert<identity>{}, cudaStream_t{});
-}
-
-// The narrow kernel, named: the other side of the dispatch's choice.
-template <class T, class Acc, class Op>
-cudaError_t reduce_narrow(void* temp, size_t& bytes, const T* in, Acc* out, uint64_t n, Op op, Acc init) {
-  return detail::dispatch_reduce<detail::kernel_pick::narrow>(temp, bytes, in, out, n, init, op,
-                                                                           detail::convert<identity>{}, cudaStream_t{});
-}
-
-// The sizes of the narrow kernel's tests, and a few more around the wide kernel's tiles (8192
-// 4-byte elements) and its one-block limit (two tiles).
-std::vector<uint64_t> wide_sizes() {
-  std::vector<uint64_t> sizes = reduce_sizes();
-  for (uint64_t n : {8192ull * 2 - 1, 8192ull * 2 + 1, 8192ull * 3 + 5, (1ull << 22) + 3})
-    if (n <= max_test_n()) sizes.push_back(n);
-  return sizes;
-}
-
-template <class T, class Acc, bool Public = false, class Op, class Ref, class Make>
-void check_exact(Op op, Acc init, Ref ref_op, Make make_data) {
-  WARPFOLD_REQUIRE_GPU();
-  check_exact_reduce<T>(wide_sizes(), init, ref_op, make_data, [&](void* t, size_t& b, const T* in, Acc* o, uint64_t n) {
-    return reduce_wide<Public>(t, b, in, o, n, op, init);
-  });
-}
-
-// Sums within the bound of the narrow kernel's tests (sum_bound), bitwise the same on a rerun.
-template <bool Public, class T>
-void check_float_sum() {
+// The public entry point at the wide kernel's sizes (it names no kernel: at these sizes it takes
+// the wide one above 4 MiB and from 16 to 64 KiB): sums within the bound, bitwise the same on a
+// rerun, and exact totals.
+template <class T>
+void check_public_float_sum() {
   WARPFOLD_REQUIRE_GPU();
   check_sum_within_bound<T, T>(
-      wide_sizes(),
+      wide_kernel::sizes(),
       [](uint64_t n, long double abs_sum) { return sum_bound(n, std::numeric_limits<T>::epsilon() / 2, abs_sum); },
-      [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce_wide<Public>(t, b, in, o, n, plus{}, T(0.5)); });
+      [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce(t, b, in, o, n, plus{}, T(0.5)); });
+}
+template <class T>
+void check_public_exact_sum() {
+  WARPFOLD_REQUIRE_GPU();
+  check_exact_reduce<T>(wide_kernel::sizes(), T(0.5), [](T a, T b) { return a + b; }, exact_sum_data<T>(),
+                        [](void* t, size_t& b, const T* in, T* o, uint64_t n) { return reduce(t, b, in, o, n, plus{}, T(0.5)); });
 }
 
-TEST(ReduceWide, Int32SumWrapsAtFullWidth) {
-  check_exact<int32_t, int32_t>(plus{}, int32_t(3), [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); },
-                                uniform_data<int32_t>(-2147483648.0, 2147483647.0));
-}
-TEST(ReduceWide, Int32SumIntoInt64) {
-  check_exact<int32_t, int64_t>(plus{}, int64_t(7), [](int64_t a, int64_t b) { return a + b; }, uniform_data<int32_t>(-1e9, 1e9));
-}
-TEST(ReduceWide, Int32Max) {
-  check_exact<int32_t, int32_t>(maximum{}, std::numeric_limits<int32_t>::min(),
-                                [](int32_t a, int32_t b) { return std::max(a, b); }, data_with_unique_extreme<int32_t>(false));
-}
-TEST(ReduceWide, Uint32Xor) {
-  check_exact<uint32_t, uint32_t>(bit_xor{}, 0u, [](uint32_t a, uint32_t b) { return a ^ b; }, uniform_data<uint32_t>(0, 4294967295.0));
-}
-TEST(ReduceWide, Int64Min) {
-  check_exact<int64_t, int64_t>(minimum{}, std::numeric_limits<int64_t>::max(),
-                                [](int64_t a, int64_t b) { return std::min(a, b); }, data_with_unique_extreme<int64_t>(true));
-}
-TEST(ReduceWide, FloatAndDoubleMax) {
-  check_exact<float, float>(maximum{}, std::numeric_limits<float>::lowest(),
-                            [](float a, float b) { return std::max(a, b); }, uniform_data<float>(-1e30, 1e30));
-  check_exact<double, double>(maximum{}, std::numeric_limits<double>::lowest(),
-                              [](double a, double b) { return std::max(a, b); }, uniform_data<double>(-1e300, 1e300));
-}
-TEST(ReduceWide, FloatSum) { check_float_sum<false, float>(); }
-TEST(ReduceWide, DoubleSum) { check_float_sum<false, double>(); }
 TEST(ReduceWide, PublicFloatAndDoubleSums) {
-  check_float_sum<true, float>();
-  check_float_sum<true, double>();
+  check_public_float_sum<float>();
+  check_public_float_sum<double>();
 }
 // Exact totals (exact_sum_data): a dropped or repeated element shows whatever the fold order.
-TEST(ReduceWide, ExactFloatAndDoubleSums) {
-  check_exact<float, float, false>(plus{}, 0.5f, [](float a, float b) { return a + b; }, exact_sum_data<float>());
-  check_exact<float, float, true>(plus{}, 0.5f, [](float a, float b) { return a + b; }, exact_sum_data<float>());
-  check_exact<double, double, false>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>());
-  check_exact<double, double, true>(plus{}, 0.5, [](double a, double b) { return a + b; }, exact_sum_data<double>());
+TEST(ReduceWide, PublicExactFloatAndDoubleSums) {
+  check_public_exact_sum<float>();
+  check_public_exact_sum<double>();
 }
 
 // The dispatch's own choice, seen in the fold order: just above kHopperPolicy.wide_above_bytes the wide kernel,
@@ -127,8 +72,8 @@ TEST(ReduceWide, DispatchSwitchesKernelsAtTheThresholds) {
       return run_two_phase<float>([&](void* t, size_t& b, float* o) { return call(t, b, buf.get(), o, n); });
     };
     const float by_dispatch = run([](auto&&... a) { return reduce(a..., plus{}, 0.0f); });
-    const float narrow = run([](auto&&... a) { return reduce_narrow(a..., plus{}, 0.0f); });
-    const float wide = run([](auto&&... a) { return reduce_wide(a..., plus{}, 0.0f); });
+    const float narrow = run([](auto&&... a) { return reduce_through<detail::kernel_pick::narrow>(a..., plus{}, 0.0f); });
+    const float wide = run([](auto&&... a) { return reduce_through<detail::kernel_pick::wide>(a..., plus{}, 0.0f); });
     const bool takes_wide = detail::takes_wide_tiles<float, float>(n);
     EXPECT_TRUE(bitwise_equal(by_dispatch, takes_wide ? wide : narrow))
         << where(n, kOffset, seed) << ": dispatch " << by_dispatch << ", narrow " << narrow << ", wide " << wide

@@ -32,7 +32,7 @@ using acc_t = detail::binned_accumulator<reproducible_sum_t<T>>;
 // dispatch's own choice (by_size).
 template <detail::kernel_pick Pick, class T>
 reproducible_sum_t<T> sum_by(const T* in, uint64_t n, cudaStream_t stream = 0) {
-  // run_two_phase reads the result with cudaMemcpy, on the legacy default stream, which does not
+  // run_two_phase reads the result on the legacy default stream, which does not
   // wait for a non-blocking stream: the sum is waited for here.
   return run_two_phase<reproducible_sum_t<T>>([&](void* t, size_t& b, reproducible_sum_t<T>* o) {
     const cudaError_t rc = detail::dispatch_reproducible_sum<Pick>(t, b, in, o, n, stream);

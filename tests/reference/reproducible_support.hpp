@@ -6,6 +6,7 @@
 #include "reference/reproblas.hpp"
 
 #include "harness/host_float_convert.hpp"
+#include "harness/splitmix64.hpp"
 
 #include <warpfold/detail/binned.cuh>
 #include <warpfold/distributed/shard_plan.hpp>
@@ -158,12 +159,6 @@ std::vector<T> make_sum_data(sum_data kind, size_t n, uint64_t seed) {
 // The elements of a case of tests/data/reproblas/recorded_sums.txt (ReproBLAS's own sums), drawn
 // from the seed bit by bit exactly as record_reproblas.c there draws them: sign, exponent and
 // fraction fields from two splitmix64 draws per element.
-inline uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 template <class F>
 std::vector<F> recorded_case_values(const std::string& kind, uint64_t n, uint64_t seed) {
@@ -171,10 +166,11 @@ std::vector<F> recorded_case_values(const std::string& kind, uint64_t n, uint64_
   constexpr int frac_bits = sizeof(F) == 4 ? 23 : 52, bias = sizeof(F) == 4 ? 127 : 1023;
   constexpr int max_exp = bias + 1, reach = sizeof(F) == 4 ? 100 : 1000, sign_shift = 8 * sizeof(F) - 1;
   const auto in_range = [](uint64_t s, long lo, long hi) { return lo + long(s % uint64_t(hi - lo + 1)); };
-  uint64_t state = seed, previous = 0;
+  harness::splitmix64 draw{seed};
+  uint64_t previous = 0;
   std::vector<F> out(n);
   for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t r = splitmix64(state), s = splitmix64(state);
+    const uint64_t r = draw(), s = draw();
     uint64_t sign = r >> 63;
     const uint64_t fraction = r & ((uint64_t(1) << frac_bits) - 1);
     long exponent = 0;

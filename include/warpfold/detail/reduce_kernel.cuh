@@ -98,7 +98,7 @@ __device__ __forceinline__ bool fold_block_tiles(const Loader& loader, Fold& f) 
     fold_full_tile(tile);
     for (tile += gridDim.x; tile < full_tiles; tile += gridDim.x) fold_full_tile(tile);
   }
-  // The fold's item numbers come from `first`, computed once: recomputed at each use, ptxas sank the
+  // The fold's item numbers come from `first`, computed once: recomputed at each use, ptxas sinks the
   // last load into the fold's branch (the live SASS test holds this).
   const auto fold_partial_tile = [&](uint64_t t) {
     const uint64_t first = t * Loader::kTile + threadIdx.x;

@@ -46,7 +46,7 @@ struct reduce_policy {
   WARPFOLD_HOST_DEVICE constexpr unsigned bulk_shared_bytes() const { return unsigned(bulk_stages * tile_bytes(kernel_kind::bulk)); }
 };
 
-// Hopper (compute capability 9.0 and up): the policy every value was measured with.
+// Hopper (compute capability 9.0 and up): the policy the decision record tunes.
 // 48 registers (5 blocks of 256) keep a narrow tile's 4 loads in flight, 80 (3 blocks) the wide
 // tile's 8; 3 bulk stages of 32 KiB allow 2 blocks per SM; a combiner thread polls 8 words (4
 // partials of up to 8 bytes) at once. (Functions, not variables, so that

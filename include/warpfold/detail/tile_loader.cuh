@@ -21,7 +21,7 @@ struct alignas(16) vector_of {
 };
 
 // One 16-byte vector through the read-only path (ld.global.nc), one instruction, no cache hint
-// (the hints measured slower: docs/design.md's decision record).
+// (the hints cost time: docs/design.md's decision record).
 template <class T, unsigned N>
 __device__ __forceinline__ vector_of<T, N> load_vector(const vector_of<T, N>* p) {
   static_assert(sizeof(vector_of<T, N>) == 16, "vector loads are 16 bytes");

@@ -2,7 +2,7 @@
 
 #include "lab/device_query/kernel_catalog.hpp"
 #include "lab/device_query/occupancy.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -164,16 +164,16 @@ report::Table little_law_table(const LatencyAssumptions& latency, const DeviceFa
   return t;
 }
 
-LabOutcome run_info(const InfoOptions& o) {
+harness::RunOutcome run_info(const InfoOptions& o) {
   validate_info_options(o);
-  LabOutcome out;
+  harness::RunOutcome out;
   report::Report& r = out.report;
   r.preamble.push_back("warpfold info: device query, latency hiding (Little's law) and occupancy");
   r.meta["command"] = "info";
   r.meta["arith_latency_cycles"] = o.latency.arithmetic_cycles;
   r.meta["mem_latency_cycles"] = o.latency.memory_cycles;
 
-  RunContext ctx = RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) {
     r.tables.push_back(little_law_table(o.latency, nullptr));
     return out;

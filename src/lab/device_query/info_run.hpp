@@ -6,7 +6,7 @@
 #include "harness/device_info.hpp"
 #include "harness/device_limits.hpp"
 #include "lab/device_query/little_law.hpp"
-#include "lab/lab_outcome.hpp"
+#include "harness/run_outcome.hpp"
 
 #include <vector>
 
@@ -31,6 +31,6 @@ struct DeviceFacts {
 // given (nullptr: no device).
 report::Table little_law_table(const LatencyAssumptions& latency, const DeviceFacts* device);
 
-LabOutcome run_info(const InfoOptions& options);
+harness::RunOutcome run_info(const InfoOptions& options);
 
 }  // namespace warpfold::lab

@@ -4,7 +4,7 @@
 #include "harness/gpu_timer.hpp"
 #include "lab/divergence/divergence_workspace.hpp"
 #include "lab/repetitions.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -105,9 +105,9 @@ void validate_divergence_options(const DivergenceOptions& o) {
   validate_repetitions(o.reps, o.warmup);
 }
 
-LabOutcome run_divergence(const DivergenceOptions& o) {
+harness::RunOutcome run_divergence(const DivergenceOptions& o) {
   validate_divergence_options(o);
-  LabOutcome out;
+  harness::RunOutcome out;
   report::Report& r = out.report;
   const unsigned grid = divergence::divergence_grid(o.n, o.block);
   const uint64_t threads = uint64_t(grid) * o.block;
@@ -121,7 +121,7 @@ LabOutcome run_divergence(const DivergenceOptions& o) {
   r.meta["reps"] = o.reps;
   r.meta["warmup"] = o.warmup;
 
-  RunContext ctx = RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   const int warp = ctx.has_device() ? harness::query_device_limits(0).warp_size : 32;
 
   report::Table table;

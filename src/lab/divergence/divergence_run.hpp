@@ -2,7 +2,7 @@
 // `warpfold divergence`: the seed's divergence kernels, each checked against the CPU and timed, in
 // the optimised build and the device-debug (-G) build side by side.
 
-#include "lab/lab_outcome.hpp"
+#include "harness/run_outcome.hpp"
 
 #include <cstdint>
 
@@ -24,6 +24,6 @@ inline constexpr uint64_t kDivergenceMaxN = uint64_t(1) << 30;
 // power of two from 32 to 1024, reps < 1).
 void validate_divergence_options(const DivergenceOptions& options);
 
-LabOutcome run_divergence(const DivergenceOptions& options);
+harness::RunOutcome run_divergence(const DivergenceOptions& options);
 
 }  // namespace warpfold::lab

@@ -1,15 +1,15 @@
-// The grid lesson's profile pass (lab/profile_pass.hpp).
+#include "lab/grid_shape/grid_profile_pass.hpp"
+
 #include "harness/random_data.hpp"
+#include "harness/run_context.hpp"
 #include "lab/grid_shape/matrix_workspace.hpp"
-#include "lab/profile_pass.hpp"
-#include "lab/run_context.hpp"
 
 namespace warpfold::lab {
 
 profile::LaunchManifest grid_profile_pass(const GridOptions& o) {
   validate_grid_options(o);
   report::Report unused;
-  RunContext ctx = RunContext::open(unused);
+  harness::RunContext ctx = harness::RunContext::open(unused);
   ctx.require_device_memory(MatrixWorkspace::bytes_needed(o.nx, o.ny),
                             "a " + std::to_string(o.nx) + " x " + std::to_string(o.ny) + " matrix sum");
   const harness::DeviceLimits limits = harness::query_device_limits(0);
@@ -23,5 +23,7 @@ profile::LaunchManifest grid_profile_pass(const GridOptions& o) {
   }
   return launches;
 }
+
+profile::TimedRows grid_timed_rows(const report::Report& r) { return rows_labelled_by(r, "block"); }
 
 }  // namespace warpfold::lab

@@ -7,7 +7,7 @@
 #include "lab/grid_shape/matrix_workspace.hpp"
 #include "lab/grid_shape/sum_matrix_launch.hpp"
 #include "lab/repetitions.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -83,9 +83,9 @@ void validate_grid_options(const GridOptions& o) {
   validate_repetitions(o.reps, o.warmup);
 }
 
-LabOutcome run_grid(const GridOptions& o) {
+harness::RunOutcome run_grid(const GridOptions& o) {
   validate_grid_options(o);
-  LabOutcome out;
+  harness::RunOutcome out;
   report::Report& r = out.report;
   const uint64_t seed = o.seed.value_or(harness::fresh_seed());
   const double mib = double(o.nx * o.ny * sizeof(float)) / double(1 << 20);
@@ -107,7 +107,7 @@ LabOutcome run_grid(const GridOptions& o) {
   table.columns = grid_columns();
   table.notes = grid_notes(o);
 
-  RunContext ctx = RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) {
     // The shapes and grids still print; the limits every CUDA device shares flag the impossible ones.
     for (BlockShape b : o.shapes) {

@@ -3,7 +3,7 @@
 // CPU and timed; shapes beyond the device's limits are reported as invalid configurations.
 
 #include "lab/grid_shape/block_shape.hpp"
-#include "lab/lab_outcome.hpp"
+#include "harness/run_outcome.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -23,6 +23,6 @@ struct GridOptions {
 // Throws std::invalid_argument naming the problem (matrix size, no shapes, reps < 1).
 void validate_grid_options(const GridOptions& options);
 
-LabOutcome run_grid(const GridOptions& options);
+harness::RunOutcome run_grid(const GridOptions& options);
 
 }  // namespace warpfold::lab

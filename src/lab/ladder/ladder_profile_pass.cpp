@@ -1,27 +1,26 @@
-// The ladder's profile pass (lab/profile_pass.hpp).
-#include "harness/random_data.hpp"
-#include "lab/ladder/cpu_reduce.hpp"
+#include "lab/ladder/ladder_profile_pass.hpp"
+
 #include "harness/host_memory.hpp"
-#include "lab/ladder/ladder_run.hpp"
+#include "harness/random_data.hpp"
+#include "harness/run_context.hpp"
+#include "lab/ladder/cpu_reduce.hpp"
 #include "lab/ladder/workspace.hpp"
-#include "lab/profile_pass.hpp"
-#include "lab/run_context.hpp"
 
 #include <stdexcept>
 
 namespace warpfold::lab {
 
-std::string variant_label(std::string_view name, std::string_view variant) {
-  return std::string(name) + " (" + std::string(variant) + ")";
+void validate_ladder_profile_options(const LadderOptions& o) {
+  validate_ladder_options(o);
+  if (o.block_sweep) throw std::invalid_argument("the profile runs one block size: drop --block-sweep");
 }
 
 profile::LaunchManifest ladder_profile_pass(const LadderOptions& o) {
-  validate_ladder_options(o);
-  if (o.block_sweep) throw std::invalid_argument("the profile runs one block size: drop --block-sweep");  // as ladder_profile
+  validate_ladder_profile_options(o);
   harness::require_host_memory(ladder_host_bytes(o.n), "the ladder at n = " + std::to_string(o.n));
   const std::vector<int> data = harness::random_ints(o.n, o.seed.value_or(harness::fresh_seed()));
   report::Report unused;
-  RunContext ctx = RunContext::open(unused);
+  harness::RunContext ctx = harness::RunContext::open(unused);
   ctx.require_device_memory(LadderWorkspace::bytes_needed(o.n), "n = " + std::to_string(o.n));
   const LadderWorkspace ws(data, serial_sum(data.data(), data.size()), ctx.stream());
   profile::LaunchManifest launches;
@@ -32,6 +31,14 @@ profile::LaunchManifest ladder_profile_pass(const LadderOptions& o) {
     }
   }
   return launches;
+}
+
+profile::TimedRows ladder_timed_rows(const report::Report& r) {
+  const report::Table& t = main_table(r);
+  const size_t kernel = column_index(t, "kernel"), variant = column_index(t, "variant");
+  return timed_rows_of(
+      t, [=](const std::vector<nlohmann::json>& row) { return variant_label(cell_text(row[kernel]), cell_text(row[variant])); },
+      "median_ms", "check");
 }
 
 }  // namespace warpfold::lab

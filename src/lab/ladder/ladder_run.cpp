@@ -10,7 +10,7 @@
 #include "lab/ladder/l2_flush.hpp"
 #include "lab/ladder/ladder_sweep.hpp"
 #include "lab/ladder/workspace.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <algorithm>
 #include <new>
@@ -46,8 +46,8 @@ std::string describe_blocks(const LadderOptions& o) {
   return text + " (sweep)";
 }
 
-LadderOutcome run_validated_ladder(const LadderOptions& o) {
-  LadderOutcome out;
+harness::RunOutcome run_validated_ladder(const LadderOptions& o) {
+  harness::RunOutcome out;
   const uint64_t seed = o.seed.value_or(harness::fresh_seed());
   const std::vector<int> data = harness::random_ints(o.n, seed);  // the book's rand() & 0xFF
   const harness::IntReference ref = harness::int_reference(reference_sum(data.data(), data.size()));
@@ -73,10 +73,10 @@ LadderOutcome run_validated_ladder(const LadderOptions& o) {
   table.columns = ladder_columns();
   LadderCpuRows cpu = ladder_cpu_rows(data, ref, o.reps);
   for (auto& row : cpu.rows) table.add_row(std::move(row));
-  out.reference_failed = cpu.failed;
+  out.check_failed = cpu.failed;
   table.notes.push_back(harness::describe_reference(ref));
 
-  RunContext ctx = RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) {
     r.tables.push_back(std::move(table));
     return out;
@@ -95,7 +95,7 @@ LadderOutcome run_validated_ladder(const LadderOptions& o) {
 
   if (o.block_sweep) {
     r.tables.push_back(std::move(table));
-    r.tables.push_back(block_sweep_table(ws, flush_l2, kernels, o, ctx.stream(), out.reference_failed));
+    r.tables.push_back(block_sweep_table(ws, flush_l2, kernels, o, ctx.stream(), out.check_failed));
     return out;
   }
 
@@ -104,7 +104,7 @@ LadderOutcome run_validated_ladder(const LadderOptions& o) {
   std::vector<size_t> gpu_rows;
   for (const LadderKernel* k : kernels) {
     const LadderCheck check = ws.run_and_check(*k, o.block);
-    if (k->variant == Variant::fixed && !check.ok()) out.reference_failed = true;
+    if (k->variant == Variant::fixed && !check.ok()) out.check_failed = true;
     harness::TimingStats t;
     if (check.launched) {
       t = harness::time_on_stream(
@@ -187,7 +187,7 @@ LadderCpuRows ladder_cpu_rows(const std::vector<int>& data, const harness::IntRe
   return out;
 }
 
-LadderOutcome run_ladder(const LadderOptions& o) {
+harness::RunOutcome run_ladder(const LadderOptions& o) {
   validate_ladder_options(o);
   const std::string what = "the ladder at n = " + std::to_string(o.n);
   harness::require_host_memory(ladder_host_bytes(o.n), what);

@@ -2,6 +2,7 @@
 // `warpfold ladder`: every kernel of the reduction ladder, checked and timed on one input.
 
 #include "harness/int_sum_check.hpp"
+#include "harness/run_outcome.hpp"
 #include "lab/ladder/registry.hpp"
 #include "report/table.hpp"
 
@@ -25,16 +26,11 @@ struct LadderOptions {
 // The largest n the ladder accepts: the book's kernels take `unsigned int n`.
 inline constexpr uint64_t kLadderMaxN = 0xffffffffull;
 
-struct LadderOutcome {
-  report::Report report;
-  bool gpu_ran = false;         // false: no CUDA device, CPU rows only
-  bool reference_failed = false;  // a fixed kernel or a CPU reference got a wrong sum
-};
-
-// Throws std::invalid_argument for options the ladder cannot run (n = 0, n too large for the
+// check_failed: a fixed kernel or a CPU reference got a wrong sum (a book kernel's WRONG row is
+// the lesson, not a failure). Throws std::invalid_argument for options the ladder cannot run (n = 0, n too large for the
 // host's or the device's memory, a block size outside 32..1024 or not a power of two, reps < 1),
 // and std::runtime_error naming the size if host memory runs out all the same.
-LadderOutcome run_ladder(const LadderOptions& options);
+harness::RunOutcome run_ladder(const LadderOptions& options);
 
 // Host bytes the ladder holds at once for n elements (checked before it allocates).
 uint64_t ladder_host_bytes(uint64_t n);

@@ -8,7 +8,7 @@ namespace warpfold::lab {
 
 report::Table block_sweep_table(const LadderWorkspace& ws, const L2Flush& flush_l2,
                                 const std::vector<const LadderKernel*>& kernels,
-                                const LadderOptions& o, cudaStream_t stream, bool& reference_failed) {
+                                const LadderOptions& o, cudaStream_t stream, bool& check_failed) {
   using nlohmann::json;
   report::Table t;
   t.title = "block-size sweep: median ms per block size (n = " + std::to_string(ws.n()) + ")";
@@ -42,7 +42,7 @@ report::Table block_sweep_table(const LadderWorkspace& ws, const L2Flush& flush_
       }
       if (!check.ok()) {
         wrong += (wrong.empty() ? "" : " ") + std::to_string(b);
-        if (k->variant == Variant::fixed) reference_failed = true;
+        if (k->variant == Variant::fixed) check_failed = true;
       }
     }
     row.push_back(best_block);

@@ -9,9 +9,9 @@ namespace warpfold::lab {
 
 // One row per kernel: the median ms at each block size, the best block among the correct runs, and
 // the block sizes where the kernel's sum was WRONG. Every timed run follows a restore of the input
-// and `flush_l2`. Sets `reference_failed` if a fixed kernel was wrong anywhere.
+// and `flush_l2`. Sets `check_failed` if a fixed kernel was wrong anywhere.
 report::Table block_sweep_table(const LadderWorkspace& ws, const L2Flush& flush_l2,
                                 const std::vector<const LadderKernel*>& kernels,
-                                const LadderOptions& options, cudaStream_t stream, bool& reference_failed);
+                                const LadderOptions& options, cudaStream_t stream, bool& check_failed);
 
 }  // namespace warpfold::lab

@@ -1,6 +1,8 @@
 #pragma once
-// The one registry of the reduction ladder, shared by the CLI, the tests and the benchmarks:
-// adding a kernel is one entry here (and its body in ladder_book.cuh or ladder_fixed.cuh).
+// The one registry of the reduction ladder, shared by the CLI, the tests, the fuzzer, the profiler
+// and `warpfold info`'s occupancy table: each step of the ladder is one entry in registry.cu, with
+// its book kernel (ladder_book.cuh) and its fixed twin (ladder_fixed.cuh); every list of kernels
+// derives from it.
 
 #include <cuda_runtime_api.h>
 
@@ -28,6 +30,10 @@ struct LadderKernel {
   bool warp_unrolled;       // ends with the 64 → 1 warp step (the book's needs block ≥ 64)
   std::string_view lesson;  // what the step of the ladder teaches
   LadderLaunch launch;
+  // The entry point for cudaFuncGetAttributes and the occupancy calculator, and its name where it
+  // is one instance of a template launched per block size (reduceCompleteUnroll<512>, the book's block).
+  const void* function;
+  std::string_view function_name;
 };
 
 // The book's grid: ceil(n / block) / unroll, rounding the division down as the book does
@@ -38,21 +44,12 @@ unsigned ladder_grid(const LadderKernel& k, uint64_t n, unsigned block);
 // when the kernel ends with the warp step. Fixed kernels: always.
 bool book_assumptions_hold(const LadderKernel& k, uint64_t n, unsigned block);
 
-// Every kernel, in ladder order, the book variant of each step before its fixed twin.
+// Every kernel, in ladder order, the book variant of each step (where the book has one) before its
+// fixed twin.
 const std::vector<LadderKernel>& ladder_kernels();
 std::vector<const LadderKernel*> select_kernels(VariantSelection selection);
 
 // The registry's entry for a step and variant; throws std::logic_error when there is none.
 const LadderKernel& find_ladder_kernel(std::string_view name, Variant variant);
-
-// Launch functions in ladder order (the order of the steps in registry.cpp), one list per
-// translation unit of kernels.
-std::vector<LadderLaunch> book_ladder_launches();
-std::vector<LadderLaunch> fixed_ladder_launches();
-
-// The same kernels' entry points, in the same order, for cudaFuncGetAttributes and the occupancy
-// calculator; reduceCompleteUnroll as instantiated for 512 threads, the book's block.
-std::vector<const void*> book_ladder_functions();
-std::vector<const void*> fixed_ladder_functions();
 
 }  // namespace warpfold::lab

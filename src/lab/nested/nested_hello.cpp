@@ -2,7 +2,7 @@
 #include "harness/device_buffer.hpp"
 #include "lab/nested/launch_limits.hpp"
 #include "lab/nested/nested_run.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -41,7 +41,7 @@ NestedHelloOutcome run_nested_hello(const NestedHelloOptions& o) {
   out.expected_lines = hello_printed_lines(o.grid, o.block);
 
   report::Report r;
-  RunContext ctx = RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   for (const std::string& line : r.preamble) std::printf("%s\n", line.c_str());
   if (!ctx.has_device()) {
     out.no_device_reason = r.meta.value("no_device_reason", std::string("no CUDA device"));

@@ -1,11 +1,11 @@
-// The nested lesson's profile pass (lab/profile_pass.hpp).
+#include "lab/nested/nested_profile_pass.hpp"
+
 #include "harness/random_data.hpp"
+#include "harness/run_context.hpp"
 #include "lab/ladder/cpu_reduce.hpp"
 #include "lab/ladder/workspace.hpp"
 #include "lab/nested/launch_limits.hpp"
 #include "lab/nested/nested_workspace.hpp"
-#include "lab/profile_pass.hpp"
-#include "lab/run_context.hpp"
 
 namespace warpfold::lab {
 
@@ -16,7 +16,7 @@ profile::LaunchManifest nested_profile_pass(const NestedOptions& o) {
   const int64_t exact = serial_sum(data.data(), data.size());
   const NestedShape shape = nested_shape(o.n, o.block);
   report::Report unused;
-  RunContext ctx = RunContext::open(unused);
+  harness::RunContext ctx = harness::RunContext::open(unused);
   ensure_launch_slots(nested_launch_slots(shape.grid, shape.block));
   ctx.require_device_memory(LadderWorkspace::bytes_needed(o.n) + NestedWorkspace::bytes_needed(o.n, o.block),
                             "n = " + std::to_string(o.n));
@@ -34,5 +34,7 @@ profile::LaunchManifest nested_profile_pass(const NestedOptions& o) {
   }
   return launches;
 }
+
+profile::TimedRows nested_timed_rows(const report::Report& r) { return rows_labelled_by(r, "kernel"); }
 
 }  // namespace warpfold::lab

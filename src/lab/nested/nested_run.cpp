@@ -8,7 +8,7 @@
 #include "lab/ladder/workspace.hpp"
 #include "lab/nested/launch_limits.hpp"
 #include "lab/nested/nested_workspace.hpp"
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -108,9 +108,9 @@ void add_notes(report::Table& table, const NestedShape& s, const harness::IntRef
 
 }  // namespace
 
-NestedOutcome run_nested(const NestedOptions& o) {
+harness::RunOutcome run_nested(const NestedOptions& o) {
   validate_nested_options(o);
-  NestedOutcome out;
+  harness::RunOutcome out;
   const uint64_t seed = o.seed.value_or(harness::fresh_seed());
   // Never 0: the padding is 0, so a dropped or double-counted element always changes the sum.
   const std::vector<int> data = harness::random_ints(o.n, seed, 1, 255);
@@ -136,7 +136,7 @@ NestedOutcome run_nested(const NestedOptions& o) {
   table.add_row(cpu_row(data, ref, o.reps, out.check_failed));
   add_notes(table, shape, ref, o.reps);
 
-  RunContext ctx = RunContext::open(r);
+  harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) {
     r.tables.push_back(std::move(table));
     return out;

@@ -3,23 +3,18 @@
 // nested2), each row checked against the CPU and timed, with the device-side launches it made;
 // and `warpfold nested hello`, the seed's nestedHelloWorld.
 
+#include "harness/run_outcome.hpp"
 #include "lab/nested/nested_plan.hpp"
-#include "report/table.hpp"
 
 #include <cstdint>
 #include <string>
 
 namespace warpfold::lab {
 
-struct NestedOutcome {
-  report::Report report;
-  bool gpu_ran = false;       // false: no CUDA device, the CPU row only
-  bool check_failed = false;  // a row's sum, launch count or launches were wrong
-};
-
-// Throws std::invalid_argument for options it cannot run (see validate_nested_options, and a
-// device without the memory the run needs).
-NestedOutcome run_nested(const NestedOptions& options);
+// check_failed: a row's sum, launch count or launches were wrong. Throws std::invalid_argument
+// for options it cannot run (see validate_nested_options, and a device without the memory the
+// run needs).
+harness::RunOutcome run_nested(const NestedOptions& options);
 
 struct NestedHelloOutcome {
   bool gpu_ran = false;

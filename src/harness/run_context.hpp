@@ -1,17 +1,19 @@
 #pragma once
-// What every lab command does first: find the device (or say clearly there is none), describe it
-// at the top of the report, open a stream, and measure the peak read bandwidth once for the
-// "% of peak" columns.
+// The device session every measuring command opens first: find the device (or say clearly there
+// is none), describe it at the top of the report, open a stream, and measure the peak read
+// bandwidth once for the "% of peak" columns.
 
 #include "harness/device_info.hpp"
 #include "report/table.hpp"
 
 #include <cuda_runtime_api.h>
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 
-namespace warpfold::lab {
+namespace warpfold::harness {
 
 class RunContext {
  public:
@@ -25,7 +27,7 @@ class RunContext {
   ~RunContext();
 
   bool has_device() const { return device_.has_value(); }
-  const harness::DeviceSummary& device() const { return *device_; }
+  const DeviceSummary& device() const { return *device_; }
   cudaStream_t stream() const { return stream_; }
 
   // The DRAM read peak: the streaming probe's figure, measured on first use and recorded in the
@@ -45,11 +47,15 @@ class RunContext {
  private:
   explicit RunContext(report::Report& report) : report_(&report) {}
   report::Report* report_;
-  std::optional<harness::DeviceSummary> device_;
+  std::optional<DeviceSummary> device_;
   cudaStream_t stream_ = nullptr;
   std::optional<double> peak_gbps_;
   std::optional<double> l2_peak_gbps_;
 };
+
+// Records what every results file carries, so that a number can be traced to the code that made
+// it: "date" (UTC), "commit" (cmake/commit_stamp.cmake) and "warpfold" (the version).
+void stamp_provenance(nlohmann::json& meta);
 
 // The line printed when a command runs without a CUDA device.
 std::string no_device_message(const std::string& reason);
@@ -58,4 +64,4 @@ std::string no_device_message(const std::string& reason);
 // free memory (commands that use several GPUs check each one). Leaves `ordinal` current.
 void require_free_device_memory(int ordinal, size_t bytes, const std::string& what);
 
-}  // namespace warpfold::lab
+}  // namespace warpfold::harness

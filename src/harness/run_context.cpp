@@ -1,4 +1,4 @@
-#include "lab/run_context.hpp"
+#include "harness/run_context.hpp"
 
 #include "harness/bandwidth_probe.hpp"
 
@@ -11,7 +11,7 @@
 
 #include "warpfold_commit.h"  // WARPFOLD_GIT_COMMIT, written at build time (cmake/commit_stamp.cmake)
 
-namespace warpfold::lab {
+namespace warpfold::harness {
 namespace {
 
 std::string utc_now() {
@@ -33,39 +33,43 @@ std::string gib(double bytes) {
 // differs between them, so each says that itself, in its tables or its final line.
 std::string no_device_message(const std::string& reason) { return "no CUDA device (" + reason + "): GPU parts skipped"; }
 
+void stamp_provenance(nlohmann::json& meta) {
+  meta["date"] = utc_now();
+  meta["commit"] = WARPFOLD_GIT_COMMIT;
+  meta["warpfold"] = WARPFOLD_VERSION_STRING;
+}
+
 RunContext RunContext::open(report::Report& report) {
   RunContext ctx(report);
-  report.meta["date"] = utc_now();
-  report.meta["commit"] = WARPFOLD_GIT_COMMIT;
-  report.meta["warpfold"] = WARPFOLD_VERSION_STRING;
-  if (auto reason = harness::cuda_unavailable_reason()) {
+  stamp_provenance(report.meta);
+  if (auto reason = cuda_unavailable_reason()) {
     report.meta["device"] = nullptr;
     report.meta["no_device_reason"] = *reason;
     report.preamble.push_back(no_device_message(*reason));
     return ctx;
   }
-  ctx.device_ = harness::query_device(0);
+  ctx.device_ = query_device(0);
   WARPFOLD_CUDA_CHECK(cudaSetDevice(0));
   WARPFOLD_CUDA_CHECK(cudaStreamCreateWithFlags(&ctx.stream_, cudaStreamNonBlocking));
   const auto& d = *ctx.device_;
-  const double theoretical = harness::theoretical_bandwidth_gbps(d.mem_clock_khz, d.mem_bus_width_bits);
+  const double theoretical = theoretical_bandwidth_gbps(d.mem_clock_khz, d.mem_bus_width_bits);
   report.meta["device"] = {
       {"name", d.name},
       {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
       {"sm_count", d.sm_count},
       {"l2_bytes", d.l2_bytes},
       {"global_mem_bytes", d.global_mem_bytes},
-      {"driver", harness::cuda_version_string(d.driver_version)},
+      {"driver", cuda_version_string(d.driver_version)},
       {"driver_release", d.driver_release.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.driver_release)},
-      {"runtime", harness::cuda_version_string(d.runtime_version)},
+      {"runtime", cuda_version_string(d.runtime_version)},
       {"theoretical_gbps", theoretical}};
   char line[256];
   std::snprintf(line, sizeof line,
                 "device: %s (sm_%d%d, %d SMs, %s), driver %s (CUDA %s), runtime %s, theoretical %.0f GB/s",
                 d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, gib(double(d.global_mem_bytes)).c_str(),
                 d.driver_release.empty() ? "release unknown" : d.driver_release.c_str(),
-                harness::cuda_version_string(d.driver_version).c_str(),
-                harness::cuda_version_string(d.runtime_version).c_str(), theoretical);
+                cuda_version_string(d.driver_version).c_str(),
+                cuda_version_string(d.runtime_version).c_str(), theoretical);
   report.preamble.push_back(line);
   return ctx;
 }
@@ -80,7 +84,7 @@ RunContext::~RunContext() {
 
 double RunContext::read_bandwidth_gbps() {
   if (!peak_gbps_) {
-    const harness::ReadBandwidth bw = harness::measure_read_bandwidth(stream_);
+    const ReadBandwidth bw = measure_read_bandwidth(stream_);
     peak_gbps_ = bw.gbps;
     report_->meta["peak_read_gbps"] = bw.gbps;
     report_->meta["peak_probe_gbps"] = bw.gbps;
@@ -103,7 +107,7 @@ void RunContext::raise_read_peak(double gbps, const std::string& what) {
 
 double RunContext::l2_read_bandwidth_gbps() {
   if (!l2_peak_gbps_) {
-    const harness::ReadBandwidth bw = harness::measure_l2_read_bandwidth(stream_);
+    const ReadBandwidth bw = measure_l2_read_bandwidth(stream_);
     l2_peak_gbps_ = bw.gbps;
     report_->meta["peak_l2_read_gbps"] = bw.gbps;
     char line[200];
@@ -131,4 +135,4 @@ void require_free_device_memory(int ordinal, size_t bytes, const std::string& wh
   }
 }
 
-}  // namespace warpfold::lab
+}  // namespace warpfold::harness

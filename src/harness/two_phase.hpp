@@ -1,0 +1,41 @@
+#pragma once
+// Runs a two-phase warpfold call, `call(temp, bytes, out)` (CUB's convention: a null temp asks for
+// the temp storage's size): ask, allocate, run, read the result back. The output slot is poisoned
+// first, so a result the call never wrote cannot pass a check. Header-only, for the .cu files that
+// instantiate warpfold's calls (the fuzzer's, the tests').
+
+#include "harness/device_buffer.hpp"
+
+#include <warpfold/error.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace warpfold::harness {
+
+// Through `temp` and `out_slot`, grown as the call needs and kept for the next; waits for
+// `stream`. Throws warpfold::cuda_error for any failure.
+template <class Out, class Call>
+Out run_two_phase(Call&& call, DeviceBuffer<char>& temp, DeviceBuffer<char>& out_slot, cudaStream_t stream) {
+  size_t bytes = 0;
+  WARPFOLD_CUDA_CHECK(call(nullptr, bytes, static_cast<Out*>(nullptr)));
+  if (bytes > temp.bytes()) temp = DeviceBuffer<char>(bytes);
+  if (sizeof(Out) > out_slot.bytes()) out_slot = DeviceBuffer<char>(sizeof(Out));
+  Out* out = reinterpret_cast<Out*>(out_slot.get());
+  WARPFOLD_CUDA_CHECK(cudaMemsetAsync(out, 0x5a, sizeof(Out), stream));
+  WARPFOLD_CUDA_CHECK(call(temp.get(), bytes, out));
+  Out result;
+  WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(&result, out, sizeof(Out), cudaMemcpyDeviceToHost, stream));
+  WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return result;
+}
+
+// The same with buffers allocated for this call alone.
+template <class Out, class Call>
+Out run_two_phase(Call&& call, cudaStream_t stream = 0) {
+  DeviceBuffer<char> temp, out_slot;
+  return run_two_phase<Out>(call, temp, out_slot, stream);
+}
+
+}  // namespace warpfold::harness
