@@ -37,11 +37,14 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
   sub->add_flag("--cold", o.bench.cold, "flush L2 (untimed) before every repetition");
   sub->add_flag("--no-cpu", o.no_cpu, "leave out the CPU rows");
   o.seed_option = sub->add_option("--seed", o.seed, "seed of the random input (default: fresh each run)")->check(seed_check());
+  add_segmented_bench_options(*sub, o.segmented);
   add_output_options(*sub, o.output);
 
   return {sub, [&o]() {
             o.bench = resolved_bench_options(o);
-            const bench::BenchOutcome outcome = bench::run_bench(o.bench);
+            const auto segmented = segmented_bench_request(o.segmented, o.bench.reps, o.bench.seed);
+            const bench::BenchOutcome outcome =
+                segmented ? bench::run_segmented_bench(*segmented) : bench::run_bench(o.bench);
             emit(outcome.report, o.output);
             if (!outcome.gpu_ran) {
               std::cerr << "warpfold: " << outcome.report.meta.value("no_device_reason", std::string("no CUDA device"))
@@ -49,7 +52,7 @@ Command add_bench_command(CLI::App& app, BenchCommandOptions& o) {
               return int(kExitNoDevice);
             }
             if (outcome.check_failed) {
-              std::cerr << "warpfold: a checked row (warpfold::reduce or the no-combine read) gave a WRONG result\n";
+              std::cerr << "warpfold: a checked row gave a WRONG result (its check column says which)\n";
               return int(kExitCheckFailed);
             }
             return int(kExitOk);

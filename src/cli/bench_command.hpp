@@ -1,6 +1,7 @@
 #pragma once
 #include "bench/bench_run.hpp"
 #include "cli/command.hpp"
+#include "cli/segmented_bench_options.hpp"
 
 namespace warpfold::cli {
 
@@ -11,6 +12,7 @@ struct BenchCommandOptions {
   std::vector<std::string> ops{"sum", "max"};
   bool no_cpu = false;
   uint64_t seed = 0;
+  SegmentedBenchCli segmented;  // --segmented, --axis: the segmented bench instead
   OutputOptions output;
   const CLI::Option* seed_option = nullptr;  // set on registration: whether --seed was given
 };
