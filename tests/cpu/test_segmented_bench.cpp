@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
+#include <string>
 
 using namespace warpfold;
 using warpfold::testing::parse_command;
@@ -84,6 +86,24 @@ TEST(SegmentedBench, SegmentLengthsFitTheTotal) {
         break;
     }
   }
+}
+
+// bench/segmented_torch.py times torch and cupy on the axis shapes of this bench: its list must
+// stay the same as segmented_bench_shapes', or the two JSON files no longer line up.
+TEST(SegmentedBench, PythonScriptTimesTheSameAxisShapes) {
+  const std::string script = std::string(WARPFOLD_TEST_DATA_DIR) + "/../../bench/segmented_torch.py";
+  FILE* p = ::popen(("python3 " + script + " --list --elements 22 2>/dev/null").c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string listed;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, p)) listed += buffer;
+  if (::pclose(p) != 0 && listed.empty()) GTEST_SKIP() << "python3 could not run " << script;
+  bench::SegmentedBenchOptions o;
+  o.segmented = false;
+  o.log2_elements = 22;
+  std::string expected;
+  for (const auto& s : bench::segmented_bench_shapes(o)) expected += s.name + "\n";
+  EXPECT_EQ(listed, expected);
 }
 
 }  // namespace
