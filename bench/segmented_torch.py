@@ -2,9 +2,9 @@
 """torch.sum(dim) and cupy.sum(axis) on the shapes of `warpfold bench --axis`.
 
 The C++ bench (`warpfold bench --segmented --axis`) times warpfold, CUB and a roofline probe; this
-script times the frameworks people call on the same matrices (2^26 floats each by default, every
-shape of the C++ bench's axis kind, dim=1 and dim=0), so that the two JSON files side by side
-compare warpfold with PyTorch and CuPy. A library that cannot be imported is skipped with a
+script times the frameworks people call on the same matrices (2^26 floats each by default: every
+shape of the C++ bench's axis kind, dim=1 and dim=0, and its strided views x.T.sum(1) and
+x[:, ::2].sum(1)), so that the two JSON files side by side compare warpfold with PyTorch and CuPy. A library that cannot be imported is skipped with a
 message; with neither, the script writes nothing and exits 0.
 
 Per shape: one float32 matrix of uniform values in [-1, 1) (never zero); every library's result is
@@ -46,18 +46,29 @@ def load_timing_helpers():
 helpers = load_timing_helpers()
 
 
+# Strided views of a square matrix, reduced over dim 1 without a copy (the C++ bench's View).
+VIEWS = {"x.T.sum(1)": lambda x: x.T, "x[:, ::2].sum(1)": lambda x: x[:, ::2]}
+
+
 class Shape(NamedTuple):
     rows: int
     cols: int
     dim: int
+    view: str = ""  # a key of VIEWS, or "" for the matrix as it lies
 
     @property
     def name(self) -> str:
-        return f"{count_text(self.rows)} x {count_text(self.cols)}, dim={self.dim}"
+        return f"{count_text(self.rows)} x {count_text(self.cols)}, " + (self.view or f"dim={self.dim}")
 
     @property
     def outputs(self) -> int:
+        if self.view:
+            return self.cols if self.view == "x.T.sum(1)" else self.rows
         return self.rows if self.dim == 1 else self.cols
+
+    @property
+    def elements(self) -> int:
+        return self.rows * self.cols // (2 if self.view == "x[:, ::2].sum(1)" else 1)
 
 
 def count_text(x: int) -> str:
@@ -69,7 +80,9 @@ def count_text(x: int) -> str:
 
 def shapes(log2_elements: int) -> List[Shape]:
     total = 1 << log2_elements
-    return [Shape(total // cols, cols, dim) for cols in TABLE_COLS if cols <= total for dim in (1, 0)]
+    side = 1 << (log2_elements // 2)
+    return ([Shape(total // cols, cols, dim) for cols in TABLE_COLS if cols <= total for dim in (1, 0)] +
+            [Shape(side, total // side, 1, view) for view in VIEWS])
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
@@ -176,6 +189,8 @@ def check(lib: Library, x, dim: int, got) -> str:
 
 def bench_shape(libs: List[Library], shape: Shape, args) -> List[dict]:
     views = make_matrix(libs, shape, seed=shape.rows * 31 + shape.cols * 7 + shape.dim)
+    if shape.view:
+        views = {name: VIEWS[shape.view](x) for name, x in views.items()}
     found, checks = [], {}
     for lib in libs:
         call = sum_call(lib, views[lib.name], shape.dim)
@@ -183,12 +198,12 @@ def bench_shape(libs: List[Library], shape: Shape, args) -> List[dict]:
         found.append(helpers.Contender(lib.name, call))
     events = libs[0].module if libs[0].name == "torch" else CupyEvents(libs[0].module)
     times = helpers.time_rounds(events, found, args.rounds, args.warmup)
-    elements = shape.rows * shape.cols
+    elements = shape.elements
     moved = (elements + shape.outputs) * 4
     rows = []
     for contender in found:
         t = times[contender.name]
-        rows.append({"kind": "axis", "shape": shape.name, "rows": shape.rows, "cols": shape.cols, "dim": shape.dim,
+        rows.append({"kind": "axis", "shape": shape.name, "rows": shape.rows, "cols": shape.cols, "dim": shape.dim, "view": shape.view,
                      "elements": elements, "segments": shape.outputs, "library": contender.name,
                      **helpers.summarize(t), "gbps": moved / statistics.median(t) / 1e3,
                      "check": checks[contender.name]})

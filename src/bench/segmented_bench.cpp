@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -47,22 +48,24 @@ struct OutputReference {
   std::vector<uint64_t> len;
 };
 
-OutputReference reference_of(const std::vector<float>& x, const BenchShape& s, const std::vector<int32_t>& offsets,
-                             uint64_t outputs) {
+OutputReference reference_of(const std::vector<float>& x, const SegmentedInput& in, const std::vector<int32_t>& offsets) {
+  const uint64_t outputs = in.segments;
   OutputReference r{std::vector<double>(outputs), std::vector<double>(outputs), std::vector<uint64_t>(outputs)};
   const auto add = [&](uint64_t k, float v) {
     r.sum[k] += v;
     r.magnitude[k] += std::fabs(v);
     ++r.len[k];
   };
-  if (s.kind == ShapeKind::segmented) {
+  if (in.kind == ShapeKind::segmented) {
     for (uint64_t k = 0; k < outputs; ++k)
       for (int64_t i = offsets[k]; i < offsets[k + 1]; ++i) add(k, x[size_t(i)]);
-  } else {
-    const bool columns = s.kind == ShapeKind::axis && s.dim == 0;
-    for (uint64_t i = 0; i < s.rows; ++i)
-      for (uint64_t j = 0; j < s.cols; ++j) add(columns ? j : i, x[i * s.cols + j]);
+    return r;
   }
+  const axis_shape& s = in.shape;
+  for (uint64_t o = 0; o < s.outer; ++o)
+    for (uint64_t a = 0; a < s.axis; ++a)
+      for (uint64_t i = 0; i < s.inner; ++i)
+        add(o * s.inner + i, x[size_t(int64_t(o) * s.outer_stride + int64_t(a) * s.axis_stride + int64_t(i) * s.inner_stride)]);
   return r;
 }
 
@@ -103,6 +106,17 @@ PreparedShape prepare(const BenchShape& s, const float* d_in, uint64_t total, ui
     p.bytes = double(p.input.elements + p.offsets.size() + p.input.segments) * 4;
     return p;
   }
+  if (s.view != View::contiguous) {
+    // x.T.sum(1) is x.sum(0) read along rows a row apart; x[:, ::2].sum(1) reads every other column.
+    const bool transposed = s.view == View::transposed;
+    const int64_t cols = int64_t(s.cols);
+    p.input.shape = transposed ? axis_shape{s.cols, s.rows, 1, 1, cols, 1} : axis_shape{s.rows, s.cols / 2, 1, cols, 2, 1};
+    p.input.strided = true;
+    p.input.segments = p.input.shape.outer;
+    p.input.elements = p.input.shape.outer * p.input.shape.axis;
+    p.bytes = double(p.input.elements + p.input.segments) * 4;
+    return p;
+  }
   p.input.elements = s.rows * s.cols;
   const bool columns = s.kind == ShapeKind::axis && s.dim == 0;
   p.input.shape = columns ? axis_shape::contiguous(1, s.rows, s.cols) : axis_shape::contiguous(s.rows, s.cols, 1);
@@ -126,6 +140,7 @@ std::vector<report::Column> columns() {
           {"ratio_vs_cub", "vs CUB", 3},
           {"ratio_vs_cub_low", "vs CUB lo", 3},
           {"ratio_vs_cub_high", "vs CUB hi", 3},
+          {"ratio_vs_copy", "vs copy", 3},
           {"x_driver_floor", "x drv floor", 2},
           {"check", "check"}};
 }
@@ -140,6 +155,8 @@ void add_notes(report::Table& t) {
   t.notes.push_back("vs CUB: the median over rounds of cub::DeviceSegmentedReduce::Sum's time / warpfold's, timed "
                     "in the same rounds (fixed sizes and rows: CUB given each row's start as an iterator; columns: "
                     "CUB has no such operation); lo and hi: its 95% bootstrap interval");
+  t.notes.push_back("vs copy (strided views): the median over rounds of the time of gathering the view into contiguous "
+                    "memory and reducing that / warpfold's on the view; the target is at least 1");
   t.notes.push_back("x drv floor: the batch's warpfold time over an empty kernel launched as warpfold launches, "
                     "paired round by round (median of the per-round ratios); the target is at most 1.3");
   t.notes.push_back("the runs of a shape are timed interleaved, one repetition each per round, while its input fits "
@@ -165,6 +182,16 @@ std::vector<BenchShape> segmented_bench_shapes(const SegmentedBenchOptions& o) {
       shapes.push_back({ShapeKind::axis, name + ", dim=1", Lengths::equal, rows, cols, 1});
       shapes.push_back({ShapeKind::axis, name + ", dim=0", Lengths::equal, rows, cols, 0});
     }
+  }
+  if (o.axis) {
+    const uint64_t side = uint64_t(1) << (o.log2_elements / 2);
+    const std::string square = count_text(side) + " x " + count_text(total / side);
+    BenchShape transposed{ShapeKind::axis, square + ", x.T.sum(1)", Lengths::equal, side, total / side, 1};
+    transposed.view = View::transposed;
+    BenchShape every_other{ShapeKind::axis, square + ", x[:, ::2].sum(1)", Lengths::equal, side, total / side, 1};
+    every_other.view = View::every_other_column;
+    shapes.push_back(transposed);
+    shapes.push_back(every_other);
   }
   if (o.segmented) {
     for (uint64_t mean : {4, 64, 4096}) {
@@ -253,9 +280,10 @@ BenchOutcome run_segmented_bench(const SegmentedBenchOptions& o) {
   t.columns = columns();
   for (const BenchShape& s : segmented_bench_shapes(o)) {
     PreparedShape p = prepare(s, d_in.get(), total, seed ^ std::hash<std::string>{}(s.name));
-    const OutputReference ref = reference_of(x, s, p.offsets, p.input.segments);
+    const OutputReference ref = reference_of(x, p.input, p.offsets);
     std::vector<SegmentedLibrary> libs{SegmentedLibrary::probe};
     if (cub_has(p.input)) libs.push_back(SegmentedLibrary::cub);
+    if (p.input.strided) libs.push_back(SegmentedLibrary::copy_then_warpfold);
     libs.push_back(SegmentedLibrary::warpfold);
     std::vector<std::unique_ptr<SegmentedRunner>> runners;
     std::vector<std::string> verdicts;
@@ -264,7 +292,9 @@ BenchOutcome run_segmented_bench(const SegmentedBenchOptions& o) {
       runners.back()->run();  // checked before it is timed
       verdicts.push_back(lib == SegmentedLibrary::probe ? "probe" : check(runners.back()->outputs(), ref));
     }
-    if (verdicts.back() != "ok") out.check_failed = true;
+    for (size_t k = 0; k < libs.size(); ++k) {  // warpfold's rows, on the view or on its copy
+      if (libs[k] != SegmentedLibrary::cub && libs[k] != SegmentedLibrary::probe && verdicts[k] != "ok") out.check_failed = true;
+    }
     std::vector<std::function<void()>> group;
     if (s.batch) group.push_back([&] { launch_empty_kernel_as_warpfold(device, stream); });
     for (auto& runner : runners) group.push_back([&runner] { runner->run(); });
@@ -274,22 +304,30 @@ BenchOutcome run_segmented_bench(const SegmentedBenchOptions& o) {
         harness::time_in_turns(stream, o.warmup, o.reps, interleave ? 1 : kSeriesTurn, [] {}, group, &samples);
     const size_t first = s.batch ? 1 : 0;  // the libraries' timings, after the floor's
     const double probe_ms = timed.at(first).median_ms;
+    // The per-round ratio of library `other`'s time to warpfold's (the last run), if it ran.
+    const auto ratio_to = [&](SegmentedLibrary other) -> std::optional<harness::RatioInterval> {
+      const auto at = std::find(libs.begin(), libs.end(), other);
+      if (at == libs.end()) return std::nullopt;
+      return harness::per_round_ratio(samples.at(first + size_t(at - libs.begin())), samples.at(first + libs.size() - 1));
+    };
     for (size_t k = 0; k < libs.size(); ++k) {
       const harness::TimingStats& st = timed.at(first + k);
       const double gbps = p.bytes / (st.median_ms * 1e-3) / 1e9;
-      json vs = nullptr, lo = nullptr, hi = nullptr, floor = nullptr;
-      if (libs[k] == SegmentedLibrary::warpfold && libs.size() == 3) {
-        const harness::RatioInterval ratio = harness::per_round_ratio(samples.at(first + 1), samples.at(first + k));
-        vs = ratio.median;
-        lo = ratio.low;
-        hi = ratio.high;
+      json vs = nullptr, lo = nullptr, hi = nullptr, vs_copy = nullptr, floor = nullptr;
+      if (libs[k] == SegmentedLibrary::warpfold) {
+        if (const auto cub = ratio_to(SegmentedLibrary::cub)) {
+          vs = cub->median;
+          lo = cub->low;
+          hi = cub->high;
+        }
+        if (const auto copy = ratio_to(SegmentedLibrary::copy_then_warpfold)) vs_copy = copy->median;
       }
       if (libs[k] == SegmentedLibrary::warpfold && s.batch) {
         floor = harness::per_round_ratio(samples.at(first + k), samples.at(0)).median;
       }
       t.add_row({to_string(s.kind), s.name, p.input.segments, p.input.elements, to_string(libs[k]), st.median_ms * 1e3,
                  st.min_ms * 1e3, st.max_ms * 1e3, gbps, 100 * probe_ms / st.median_ms, 100 * gbps / dram_peak, vs, lo,
-                 hi, floor, verdicts[k]});
+                 hi, vs_copy, floor, verdicts[k]});
     }
   }
   add_notes(t);

@@ -12,6 +12,8 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 namespace warpfold::bench {
@@ -21,15 +23,24 @@ const char* to_string(ShapeKind kind) {
 }
 
 const char* to_string(SegmentedLibrary lib) {
-  return lib == SegmentedLibrary::warpfold ? "warpfold" : lib == SegmentedLibrary::cub ? "cub" : "roofline probe";
+  switch (lib) {
+    case SegmentedLibrary::warpfold: return "warpfold";
+    case SegmentedLibrary::cub: return "cub";
+    case SegmentedLibrary::probe: return "roofline probe";
+    case SegmentedLibrary::copy_then_warpfold: return "copy + warpfold";
+  }
+  return "?";
 }
 
-bool cub_has(const SegmentedInput& input) { return input.kind != ShapeKind::axis || input.shape.inner == 1; }
+bool cub_has(const SegmentedInput& input) {
+  return input.kind != ShapeKind::axis || (input.shape.inner == 1 && !input.strided);
+}
 
 namespace {
 
 constexpr unsigned kProbeThreads = detail::kThreads;
 constexpr unsigned kProbeInFlight = 4;
+constexpr uint64_t kGatherBlocks = 4096;  // a grid-stride loop: enough blocks to fill any GPU
 
 // XORs every 16-byte vector of `in` into `acc`, kProbeInFlight loads in flight per thread.
 __device__ __forceinline__ void xor_vectors(const uint4* in, uint64_t vectors, unsigned& acc) {
@@ -63,6 +74,16 @@ __global__ void __launch_bounds__(kProbeThreads) roofline_probe(const uint4* in,
 }
 
 uint64_t vectors_of(uint64_t bytes) { return (bytes + 15) / 16; }
+
+// Gathers a strided [outer][axis][inner] view into contiguous memory, one element per thread of a
+// grid-stride loop: a strided tensor's .contiguous().
+__global__ void gather_view(const float* in, axis_shape s, float* out, uint64_t count) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride) {
+    const uint64_t i = k % s.inner, a = k / s.inner % s.axis, o = k / s.inner / s.axis;
+    out[k] = in[int64_t(o) * s.outer_stride + int64_t(a) * s.axis_stride + int64_t(i) * s.inner_stride];
+  }
+}
 
 // Outputs in device memory, padded to whole 16-byte vectors (the probe writes vectors).
 class outputs_buffer {
@@ -158,6 +179,20 @@ std::unique_ptr<SegmentedRunner> warpfold_runner(const SegmentedInput& in, cudaS
   throw std::logic_error("bench: no such shape kind");
 }
 
+// The view gathered (timed with the reduction), then reduce_axis over the contiguous copy.
+std::unique_ptr<SegmentedRunner> copy_runner(const SegmentedInput& in, cudaStream_t stream) {
+  auto copy = std::make_shared<harness::DeviceBuffer<float>>(in.elements);
+  const axis_shape dense = axis_shape::contiguous(in.shape.outer, in.shape.axis, in.shape.inner);
+  return two_phase(in.segments, stream, [in, stream, copy, dense](void* t, size_t& b, float* o) {
+    if (t != nullptr && in.elements > 0) {
+      const unsigned blocks = unsigned(std::min<uint64_t>(vectors_of(in.elements * 4), kGatherBlocks));
+      gather_view<<<blocks, kProbeThreads, 0, stream>>>(in.in, in.shape, copy->get(), in.elements);
+      if (const cudaError_t rc = cudaGetLastError(); rc != cudaSuccess) return rc;
+    }
+    return reduce_axis(t, b, static_cast<const float*>(copy->get()), o, dense, plus{}, 0.0f, stream);
+  });
+}
+
 std::unique_ptr<SegmentedRunner> cub_runner(const SegmentedInput& in, cudaStream_t stream) {
   if (!cub_has(in)) throw std::invalid_argument("cub::DeviceSegmentedReduce has no column reduction");
   if (in.kind == ShapeKind::segmented) {
@@ -180,6 +215,7 @@ std::unique_ptr<SegmentedRunner> make_segmented_runner(SegmentedLibrary lib, con
     case SegmentedLibrary::warpfold: return warpfold_runner(input, stream);
     case SegmentedLibrary::cub: return cub_runner(input, stream);
     case SegmentedLibrary::probe: return std::make_unique<probe_runner>(input, stream);
+    case SegmentedLibrary::copy_then_warpfold: return copy_runner(input, stream);
   }
   throw std::logic_error("bench: no such library");
 }

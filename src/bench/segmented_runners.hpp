@@ -18,7 +18,9 @@ namespace warpfold::bench {
 enum class ShapeKind { segmented, fixed, axis };
 const char* to_string(ShapeKind kind);
 
-enum class SegmentedLibrary { warpfold, cub, probe };
+// copy_then_warpfold: a strided view gathered into contiguous memory, then reduced (what a caller
+// without strided reductions does), the yardstick of strided views.
+enum class SegmentedLibrary { warpfold, cub, probe, copy_then_warpfold };
 const char* to_string(SegmentedLibrary lib);
 
 // One shape's device data: float elements, and what each kind reads them as.
@@ -29,10 +31,11 @@ struct SegmentedInput {
   const int32_t* offsets = nullptr;  // segmented: segments + 1 CSR offsets, 16-byte aligned
   uint64_t segments = 0;      // outputs
   axis_shape shape;           // fixed and axis: the [outer][axis][inner] shape of the reduction
+  bool strided = false;       // axis: a strided view (shape's strides are not contiguous ones)
 };
 
-// Whether CUB has the operation: offsets, fixed sizes and matrix rows (as offsets every row long),
-// not columns.
+// Whether CUB has the operation: offsets, fixed sizes and contiguous matrix rows (as offsets every
+// row long), not columns or strided views.
 bool cub_has(const SegmentedInput& input);
 
 class SegmentedRunner {

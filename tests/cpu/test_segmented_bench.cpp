@@ -52,6 +52,8 @@ TEST(SegmentedBench, ShapesOfTheIssueTable) {
     EXPECT_TRUE(has(bench::ShapeKind::axis, std::string(name) + ", dim=1")) << name;
     EXPECT_TRUE(has(bench::ShapeKind::axis, std::string(name) + ", dim=0")) << name;
   }
+  EXPECT_TRUE(has(bench::ShapeKind::axis, "2^13 x 2^13, x.T.sum(1)"));
+  EXPECT_TRUE(has(bench::ShapeKind::axis, "2^13 x 2^13, x[:, ::2].sum(1)"));
   EXPECT_TRUE(has(bench::ShapeKind::segmented, "uniform [0, 8]"));
   EXPECT_TRUE(has(bench::ShapeKind::segmented, "uniform [0, 8192]"));
   o.axis = false;
