@@ -1,6 +1,7 @@
 #include "chapter/chapter_report.hpp"
 
 #include "bench/bench_run.hpp"
+#include "bench/segmented_bench.hpp"
 #include "harness/device_info.hpp"
 #include "lab/device_query/info_run.hpp"
 #include "lab/divergence/divergence_run.hpp"
@@ -100,6 +101,13 @@ std::vector<Lesson> chapter_lessons(const ChapterOptions& o) {
          if (q) b.reps = 5;  // else the bench default
          if (q) b.log2_min = 10, b.log2_max = 20, b.log2_step = 5;
          const auto out = bench::run_bench(b);
+         return entry(out, out.check_failed);
+       }},
+      {"segmented", "Segmented and axis reductions vs CUB and the roofline probe",
+       [q] {
+         bench::SegmentedBenchOptions s;
+         if (q) s.reps = 5, s.log2_elements = 20;
+         const auto out = bench::run_segmented_bench(s);
          return entry(out, out.check_failed);
        }},
   };
