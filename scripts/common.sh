@@ -88,6 +88,13 @@ install_deps() {
   fi
 }
 
+# The first lines of a device run's summary: the time, the commit (a copy of the tree without .git
+# names it in .commit) and the GPU.
+run_header() {
+  echo "== $(date -u +%FT%TZ) commit $(cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
+}
+
 # Whether nvidia-smi sees a GPU on this machine.
 gpu_visible() {
   nvidia-smi -L 2>/dev/null | grep -q '^GPU '

@@ -22,8 +22,7 @@ summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 
 find_cuda
-say "== $(date -u +%FT%TZ) commit $(cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | tee -a "$summary"
+run_header | tee -a "$summary"
 say "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
 
 start=$(date +%s)

@@ -191,8 +191,39 @@ def fig_bench(plt, lesson, out):
     return [("bench.png", "warpfold::reduce, cub::DeviceReduce and thrust::reduce against the measured and theoretical peaks")]
 
 
+def fig_segmented(plt, lesson, out):
+    """Bandwidth per shape (distinct bytes moved over the median time): warpfold, CUB where it has
+    the operation, and the roofline probe that bounds them, one horizontal bar group per shape."""
+    table = [r for r in rows(lesson) if isinstance(r.get("gbps"), (int, float))]
+    if not table:
+        return []
+    shapes = list(dict.fromkeys(f"{r['kind']}: {r['shape']}" for r in table))
+    libs = (("roofline probe", "lightgray"), ("cub", "tab:orange"), ("warpfold", "tab:blue"))
+    by = {(f"{r['kind']}: {r['shape']}", r["library"]): r["gbps"] for r in table}
+    fig, ax = plt.subplots(figsize=(9, 0.32 * len(shapes) + 1.5))
+    height = 0.8 / len(libs)
+    for k, (lib, color) in enumerate(libs):
+        ys = [i + (k - 1) * height for i, s in enumerate(shapes) if (s, lib) in by]
+        xs = [by[(s, lib)] for s in shapes if (s, lib) in by]
+        ax.barh(ys, xs, height=height, color=color, label=lib)
+    if meta(lesson).get("peak_read_gbps"):
+        ax.axvline(meta(lesson)["peak_read_gbps"], color="gray", ls="--", lw=1, label="measured DRAM peak")
+    ax.set_yticks(range(len(shapes)))
+    ax.set_yticklabels(shapes, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("GB/s (input, offsets and outputs, each byte once)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.suptitle("segmented and axis reductions: bandwidth per shape")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "segmented.png"), dpi=110)
+    plt.close(fig)
+    return [("segmented.png", "warpfold's segmented and axis reductions, cub::DeviceSegmentedReduce where it has the "
+             "operation, and the roofline probe (torch and cupy: bench/segmented_torch.py)")]
+
+
 FIGURES = {"ladder": fig_ladder, "sweep": fig_sweep, "divergence": fig_divergence, "grid": fig_grid,
-           "nested": fig_nested, "bench": fig_bench}
+           "nested": fig_nested, "bench": fig_bench, "segmented": fig_segmented}
 
 STATUS = {"ok": "ran on the GPU; every check passed",
           "cpu-only": "no CUDA device: only the CPU part ran (the GPU sections need a CUDA device)",

@@ -32,6 +32,7 @@ void add_bench_options(CLI::App& sub, BenchCommandOptions& o) {
   sub.add_flag("--cold", o.bench.cold, "flush L2 (untimed) before every repetition");
   sub.add_flag("--no-cpu", o.no_cpu, "leave out the CPU rows");
   add_seed_option(sub, o.bench.seed, "seed of the random input (default: fresh each run)");
+  add_segmented_bench_options(sub, o.segmented);
 }
 
 namespace {
@@ -62,6 +63,16 @@ bench::BenchOptions resolved_bench_options(const BenchCommandOptions& o) {
   for (const auto& op : o.ops) b.ops.push_back(op == "sum" ? bench::ReduceOp::sum : bench::ReduceOp::max);
   b.cpu = !o.no_cpu;
   return b;
+}
+
+BenchRequest resolved_bench_request(const BenchCommandOptions& o) {
+  BenchRequest r{resolved_bench_options(o), std::nullopt};
+  r.segmented = segmented_bench_request(o.segmented, r.full.reps, r.full.seed);
+  return r;
+}
+
+harness::RunOutcome run_bench_request(const BenchRequest& r) {
+  return r.segmented ? bench::run_segmented_bench(*r.segmented) : bench::run_bench(r.full);
 }
 
 }  // namespace warpfold::cli

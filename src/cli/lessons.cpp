@@ -62,10 +62,14 @@ std::vector<Lesson> declare_lessons() {
           .profile_pass(lab::nested_profile_pass, lab::validate_nested_options, lab::nested_timed_rows)
           .section("nested", "Nested launches (dynamic parallelism)", {}, {"--n", "2^16", "--reps", "3"}),
 
-      LessonBuilder<BenchCommandOptions, bench::BenchOptions>(
-          "bench", "warpfold::reduce vs cub::DeviceReduce vs thrust::reduce vs the CPU, same process, same buffers",
-          add_bench_options, resolved_bench_options, bench::run_bench)
-          .section("bench", "The production reduce vs CUB and Thrust", {}, {"--reps", "5", "--pow2", "10:20:5"}),
+      LessonBuilder<BenchCommandOptions, BenchRequest>(
+          "bench",
+          "warpfold::reduce vs cub::DeviceReduce vs thrust::reduce vs the CPU, same process, same buffers; "
+          "with --segmented / --axis, segmented and axis reductions vs CUB and a roofline probe",
+          add_bench_options, resolved_bench_request, run_bench_request)
+          .section("bench", "The production reduce vs CUB and Thrust", {}, {"--reps", "5", "--pow2", "10:20:5"})
+          .section("segmented", "Segmented and axis reductions vs CUB and the roofline probe", {"--segmented", "--axis"},
+                   {"--segmented", "--axis", "--reps", "5", "--elements", "2^20"}),
   };
 }
 

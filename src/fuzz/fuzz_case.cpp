@@ -32,6 +32,11 @@ bool supported(FuzzType t, FuzzOp op) {
   return false;
 }
 
+bool segmentable(FuzzType t, FuzzOp op) {
+  if (t == FuzzType::f32) return op == FuzzOp::sum || op == FuzzOp::argmax;
+  return (t == FuzzType::i32 || t == FuzzType::i8) && op == FuzzOp::sum;
+}
+
 const char* to_string(FuzzType t) {
   static const char* names[] = {"int8", "int16", "int32", "int64", "uint32", "uint64", "float", "double", "half", "bfloat16"};
   return names[size_t(t)];
@@ -70,6 +75,10 @@ FuzzCase make_case(uint64_t case_seed, uint64_t max_n, size_t ladder_kernels) {
     c.nan = r == 0;
     c.inf = r == 1;
   }
+  // Drawn last, so that the draws above stay those of the full reduce's cases.
+  if (segmentable(c.type, c.op) && rng.below(3) == 0) {
+    c.layout = rng.below(2) == 0 ? FuzzLayout::segmented : FuzzLayout::axis;
+  }
   return c;
 }
 
@@ -77,6 +86,8 @@ std::string describe(const FuzzCase& c) {
   std::string s = std::string(to_string(c.op)) + " of " + std::to_string(c.n) + " ";
   if (c.op == FuzzOp::ladder) return s + "int32, fixed ladder kernel #" + std::to_string(c.ladder_kernel) + ", block " + std::to_string(c.block);
   s += std::string(to_string(c.type)) + ", offset " + std::to_string(c.offset);
+  if (c.layout == FuzzLayout::segmented) s += ", segmented";
+  if (c.layout == FuzzLayout::axis) s += ", along an axis";
   if (c.nan) s += ", with NaN";
   if (c.inf) s += ", with +inf";
   return s;

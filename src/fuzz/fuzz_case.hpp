@@ -28,6 +28,10 @@ enum class FuzzOp {
   ladder,           // a fixed kernel of the reduction ladder (int32)
 };
 
+// Where the reduction's outputs come from: one over the whole input (reduce), one per segment
+// (segmented_reduce over random offsets), or one per line of a 3-D view (reduce_axis).
+enum class FuzzLayout { full, segmented, axis };
+
 struct FuzzCase {
   uint64_t seed = 0;
   FuzzType type = FuzzType::i32;
@@ -38,11 +42,15 @@ struct FuzzCase {
   size_t ladder_kernel = 0;   // ladder: index among the fixed kernels
   bool nan = false;           // floating-point cases: NaNs planted in the data
   bool inf = false;           // floating-point cases: a +inf planted in the data
+  FuzzLayout layout = FuzzLayout::full;
 };
 
 size_t type_bytes(FuzzType t);
 bool is_floating(FuzzType t);
 bool supported(FuzzType t, FuzzOp op);
+// The (type, operator) pairs drawn as segmented and axis cases too: float sum and argmax, int32
+// and int8 sums (few, to keep the kernels' instantiations few).
+bool segmentable(FuzzType t, FuzzOp op);
 const char* to_string(FuzzType t);
 const char* to_string(FuzzOp op);
 

@@ -12,6 +12,7 @@ FuzzRunner::FuzzRunner(uint64_t max_n, cudaStream_t stream)
 
 FuzzOutcome FuzzRunner::run(const FuzzCase& c) {
   if (c.op == FuzzOp::ladder) return run_ladder_case(c, buffers_.stream);
+  if (c.layout != FuzzLayout::full) return run_segmented_case(c, buffers_);
   return is_floating(c.type) ? run_floating_case(c, buffers_) : run_integer_case(c, buffers_);
 }
 

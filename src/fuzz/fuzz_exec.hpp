@@ -37,5 +37,6 @@ class FuzzRunner {
 FuzzOutcome run_integer_case(const FuzzCase& c, FuzzBuffers& b);
 FuzzOutcome run_floating_case(const FuzzCase& c, FuzzBuffers& b);
 FuzzOutcome run_ladder_case(const FuzzCase& c, cudaStream_t stream);
+FuzzOutcome run_segmented_case(const FuzzCase& c, FuzzBuffers& b);  // segmented and axis layouts
 
 }  // namespace warpfold::fuzz

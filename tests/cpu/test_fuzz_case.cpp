@@ -46,6 +46,27 @@ TEST(FuzzCase, EveryCaseIsValidAndTheSpaceIsCovered) {
   EXPECT_TRUE(small && large && nan && inf && offset);
 }
 
+// Segmented and axis cases come up for every pair that has them, with NaN, +inf and empty inputs,
+// and never for another pair.
+TEST(FuzzCase, SegmentedAndAxisLayoutsAreDrawn) {
+  std::set<std::string> drawn;
+  bool nan = false, inf = false, empty = false;
+  for (uint64_t i = 0; i < 20000; ++i) {
+    const FuzzCase c = make_case(case_seed(5, i), 1 << 22, 11);
+    if (c.layout == FuzzLayout::full) continue;
+    ASSERT_TRUE(segmentable(c.type, c.op)) << describe(c);
+    drawn.insert(std::string(to_string(c.type)) + " " + to_string(c.op) + (c.layout == FuzzLayout::axis ? " axis" : " segmented"));
+    nan |= c.nan;
+    inf |= c.inf;
+    empty |= c.n == 0;
+  }
+  EXPECT_EQ(drawn.size(), 8u) << "float sum and argmax, int32 and int8 sums, each segmented and along an axis";
+  EXPECT_TRUE(nan && inf && empty);
+  FuzzCase c;
+  c.layout = FuzzLayout::axis;
+  EXPECT_NE(describe(c).find("along an axis"), std::string::npos);
+}
+
 TEST(FuzzOptions, BadOptionsAreRejected) {
   FuzzOptions o;
   o.seconds = 0;

@@ -5,6 +5,7 @@
 #include "gpu/gpu_test_support.hpp"
 
 #include "bench/bench_run.hpp"
+#include "bench/segmented_bench.hpp"
 #include "bench/reduce_runners.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/gpu_timer.hpp"
@@ -135,3 +136,43 @@ TEST(TimerGpu, TurnsGiveEveryRunItsRepetitions) {
 }
 
 }  // namespace
+
+// `warpfold bench --segmented --axis` at 2^21 floats per shape: every shape gets its probe,
+// warpfold and (where it has the operation) CUB rows, or the copy's for strided views, each
+// timed, warpfold's checked, with the ratios the targets are judged by.
+TEST(BenchGpu, SegmentedBenchGivesEveryShapeItsCheckedRows) {
+  WARPFOLD_REQUIRE_GPU();
+  WARPFOLD_REQUIRE_TEST_SIZE(uint64_t(1) << 21);  // a timing tool: left out of the sanitizer's capped run
+  bench::SegmentedBenchOptions o;
+  o.log2_elements = 21;
+  o.reps = 3;
+  o.warmup = 1;
+  o.seed = 7;
+  const auto out = bench::run_segmented_bench(o);
+  ASSERT_TRUE(out.gpu_ran);
+  EXPECT_FALSE(out.check_failed);
+  ASSERT_EQ(out.report.tables.size(), 1u);
+  const auto& t = out.report.tables[0];
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < t.columns.size(); ++i) col[t.columns[i].key] = i;
+  std::map<std::string, std::set<std::string>> libraries_of;
+  for (const auto& row : t.rows) {
+    const std::string shape = row[col.at("kind")].get<std::string>() + " " + row[col.at("shape")].get<std::string>();
+    const auto lib = row[col.at("library")].get<std::string>();
+    libraries_of[shape].insert(lib);
+    const double median = row[col.at("median_us")].get<double>();
+    EXPECT_TRUE(std::isfinite(median) && median > 0) << shape << " " << lib;
+    EXPECT_GT(row[col.at("pct_roofline")].get<double>(), 0) << shape << " " << lib;
+    if (lib != "roofline probe") EXPECT_EQ(row[col.at("check")].get<std::string>(), "ok") << shape << " " << lib;
+    if (lib != "warpfold") continue;
+    const bool strided = shape.find("x.T") != std::string::npos || shape.find("::2") != std::string::npos;
+    const bool columns = shape.find("dim=0") != std::string::npos;
+    EXPECT_EQ(row[col.at("ratio_vs_cub")].is_null(), strided || columns) << shape;
+    EXPECT_EQ(row[col.at("ratio_vs_copy")].is_null(), !strided) << shape;
+    EXPECT_EQ(row[col.at("x_driver_floor")].is_null(), shape.find("batch") == std::string::npos) << shape;
+  }
+  EXPECT_EQ(libraries_of.size(), bench::segmented_bench_shapes(o).size());
+  for (const auto& [shape, libs] : libraries_of) {
+    EXPECT_TRUE(libs.count("warpfold") && libs.count("roofline probe")) << shape;
+  }
+}

@@ -66,10 +66,11 @@ struct range_items {
   }
 };
 
-// Tiles of Threads × InFlight items of a range, read by the calling block.
-template <class T, unsigned Threads, unsigned InFlight>
+// Tiles of Threads × InFlight items of a range, read by the calling block. Items: the range's
+// items (range_items; a strided range's elements for the axis reductions).
+template <class T, unsigned Threads, unsigned InFlight, class Items = range_items<T>>
 struct tile_loader {
-  using items_t = range_items<T>;
+  using items_t = Items;
   using item = typename items_t::item;
   static constexpr unsigned kThreads = Threads;
   static constexpr unsigned kInFlight = InFlight;

@@ -1,0 +1,217 @@
+#pragma once
+// Host side of segmented_reduce and reduce_axis: argument checks, the kernels' capacity on the
+// device, the temp-storage size, the plan and the launch.
+
+#include <warpfold/detail/combine.cuh>
+#include <warpfold/detail/kernel_launch.cuh>
+#include <warpfold/detail/reduce_dispatch.cuh>
+#include <warpfold/detail/segmented_columns.cuh>
+#include <warpfold/detail/segmented_kernel.cuh>
+#include <warpfold/detail/segmented_plan.hpp>
+#include <warpfold/detail/segmented_sources.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdint>
+#include <type_traits>
+
+namespace warpfold::detail {
+
+// The capacity of one of these kernels (256 threads, no dynamic shared memory) on `device`: the
+// architecture of its code and its resident blocks, asked once per device.
+template <auto Kernel>
+cudaError_t segmented_capacity(int device, kernel_capacity& capacity) {
+  static std::atomic<unsigned long long> known[kMaxDevices] = {};  // arch << 32 | blocks; 0: not asked
+  if (device < kMaxDevices) {
+    if (const unsigned long long k = known[device].load(std::memory_order_relaxed); k != 0) {
+      capacity = {unsigned(k >> 32), unsigned(k)};
+      return cudaSuccess;
+    }
+  }
+  if (cudaError_t rc = compiled_arch<Kernel>(capacity.arch); rc != cudaSuccess) return rc;
+  if (cudaError_t rc = resident_blocks<Kernel>(device, kSegmentThreads, 0, 0, capacity.blocks); rc != cudaSuccess) {
+    return rc;
+  }
+  if (device < kMaxDevices) known[device].store((uint64_t(capacity.arch) << 32) | capacity.blocks, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+// The current device and Kernel's capacity on it.
+template <auto Kernel>
+cudaError_t device_capacity(current_device& current, kernel_capacity& capacity) {
+  if (cudaError_t rc = get_current_device(current); rc != cudaSuccess) return rc;
+  return segmented_capacity<Kernel>(current.device, capacity);
+}
+
+// A size query gets `words` 8-byte words as its answer; a run (`run` set) must have been given
+// that much.
+inline cudaError_t answer_size(void* d_temp, size_t& temp_bytes, uint64_t words, bool& run) {
+  const size_t needed = words * sizeof(unsigned long long);
+  run = false;
+  if (d_temp == nullptr) {
+    temp_bytes = needed;
+    return cudaSuccess;
+  }
+  if (temp_bytes < needed) return cudaErrorInvalidValue;
+  run = true;
+  return cudaSuccess;
+}
+
+inline bool misaligned(const void* p, size_t align) { return reinterpret_cast<uintptr_t>(p) % align != 0; }
+
+// The call's key (combine.cuh's call_key) and, in a graph capture, a memset node clearing words
+// [from, to) of temp storage: a replay's counters and partials carry the same tag as the last's.
+inline cudaError_t begin_segmented_call(cudaStream_t stream, void* d_temp, uint64_t from, uint64_t to,
+                                        unsigned long long& key) {
+  bool captured = false;
+  if (cudaError_t rc = stream_is_capturing(stream, captured); rc != cudaSuccess) return rc;
+  key = call_key(next_call(), process_salt(), captured);
+  if (captured && to > from) {
+    return cudaMemsetAsync(static_cast<unsigned long long*>(d_temp) + from, 0, (to - from) * sizeof(unsigned long long),
+                           stream);
+  }
+  return cudaSuccess;
+}
+
+// Every segment of `source` by the segments kernel (segmented_kernel.cuh). knows_total: the
+// segments hold at most total_elements elements between them, which sizes the long-segment pool;
+// pool_cap caps it (tests: a pool too small to share every long segment).
+template <class Source, class Acc, class Out, class Op, class Form>
+cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source, uint64_t segments, Out* d_out,
+                         Acc init, Op op, Form form, bool knows_total, uint64_t total_elements, cudaStream_t stream,
+                         uint64_t pool_cap = ~uint64_t(0)) {
+  using params_t = segments_params<Source, Acc, Out, Op, Form>;
+  constexpr auto kernel = &segments_kernel<params_t>;
+  current_device current;
+  kernel_capacity capacity;
+  if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
+  const uint64_t tile_items = uint64_t(kSegmentThreads) * kSegmentInFlight;
+  const uint64_t total_items = total_elements / Source::view::kItemElements;
+  const uint64_t pool = pool_pieces(knows_total, total_items, tile_items, capacity.blocks);
+  const segments_layout layout = layout_segments(pool < pool_cap ? pool : pool_cap, kPartialWords<Acc>);
+  bool run = false;
+  if (cudaError_t rc = answer_size(d_temp, temp_bytes, layout.words, run); rc != cudaSuccess || !run) return rc;
+  if (segments == 0) return cudaSuccess;
+  const unsigned grid = capacity.blocks;
+  const unsigned k = tile_segments(segments, grid);
+  const uint64_t tiles = ceil_div(segments, k);
+  if (tiles >= (uint64_t(1) << 32)) return cudaErrorInvalidValue;  // 2^42 segments: no device holds them
+  unsigned long long key = 0;
+  if (cudaError_t rc = begin_segmented_call(stream, d_temp, kClassifiedWord, layout.words, key); rc != cudaSuccess) {
+    return rc;
+  }
+  params_t p{source, segments, tiles, k, capacity.blocks, layout, static_cast<unsigned long long*>(d_temp),
+             d_out,  init,     op,    form, key,            combine_timeout_ns()};
+  void* args[] = {&p};
+  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+}
+
+// reduce_axis's columns (segmented_columns.cuh).
+template <class T, class Acc, class Out, class Op, class Form>
+cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s, Acc init,
+                        Op op, Form form, cudaStream_t stream) {
+  using params_t = columns_params<T, Acc, Out, Op, Form>;
+  constexpr auto kernel = &columns_kernel<params_t>;
+  current_device current;
+  kernel_capacity capacity;
+  if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
+  const column_plan plan = plan_columns(s.outer, s.axis, s.inner, capacity.blocks);
+  const columns_layout layout = layout_columns(plan, s.outer, kPartialWords<Acc>);
+  bool run = false;
+  if (cudaError_t rc = answer_size(d_temp, temp_bytes, layout.words, run); rc != cudaSuccess || !run) return rc;
+  unsigned long long key = 0;
+  if (cudaError_t rc = begin_segmented_call(stream, d_temp, layout.counters_word, layout.words, key); rc != cudaSuccess) {
+    return rc;
+  }
+  params_t p{d_in,   s.outer, s.axis, s.inner, s.outer_stride, s.axis_stride, plan, layout,
+             static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
+  void* args[] = {&p};
+  const unsigned grid = unsigned(plan.units < capacity.blocks ? plan.units : capacity.blocks);
+  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+}
+
+// segmented_reduce and its argmin/argmax over offsets; has_length: the overload that takes the
+// input's length, whose offsets are clamped to it.
+template <class T, class Acc, class Out, class Offset, class Op, class Form>
+cudaError_t dispatch_segmented(void* d_temp, size_t& temp_bytes, const T* d_in, bool has_length, uint64_t num_items,
+                               Out* d_out, uint64_t num_segments, const Offset* d_begin, const Offset* d_end, Acc init,
+                               Op op, Form form, cudaStream_t stream, uint64_t pool_cap = ~uint64_t(0)) {
+  static_assert(std::is_integral_v<Offset> && (sizeof(Offset) == 4 || sizeof(Offset) == 8),
+                "warpfold::segmented_reduce: offsets are 32- or 64-bit integers (int32_t, int64_t)");
+  if (d_temp != nullptr) {
+    if (num_segments > 0) {
+      if (d_out == nullptr || d_begin == nullptr || d_end == nullptr) return cudaErrorInvalidValue;
+      if (d_in == nullptr && !(has_length && num_items == 0)) return cudaErrorInvalidValue;
+    }
+    if (misaligned(d_in, alignof(T)) || misaligned(d_out, alignof(Out)) || misaligned(d_begin, alignof(Offset)) ||
+        misaligned(d_end, alignof(Offset)) || misaligned(d_temp, 8)) {
+      return cudaErrorMisalignedAddress;
+    }
+  }
+  const offsets_source<T, Offset> source{d_in, d_begin, d_end, num_items, has_length};
+  return run_segments(d_temp, temp_bytes, source, num_segments, d_out, init, op, form, has_length, num_items, stream,
+                      pool_cap);
+}
+
+// The checks reduce_axis and the fixed-size segmented_reduce share: the shape, the pointers, and
+// for a shape with no outputs the header-only temp storage (`done`: nothing to launch).
+inline cudaError_t check_axis_call(void* d_temp, size_t& temp_bytes, const void* d_in, size_t in_align,
+                                   size_t elem_bytes, const void* d_out, size_t out_align, const axis_shape& s,
+                                   bool& done) {
+  done = false;
+  if (check_axis_shape(s, elem_bytes) != axis_problem::none) return cudaErrorInvalidValue;
+  const uint64_t outputs = s.outer * s.inner;
+  if (d_temp != nullptr) {
+    if (outputs > 0 && (d_out == nullptr || (s.axis > 0 && d_in == nullptr))) return cudaErrorInvalidValue;
+    if (misaligned(d_in, in_align) || misaligned(d_out, out_align) || misaligned(d_temp, 8)) {
+      return cudaErrorMisalignedAddress;
+    }
+  }
+  if (outputs > 0) return cudaSuccess;
+  done = true;  // nothing to read or write; the header keeps last_combine_status meaningful
+  const size_t header = kSegmentCounterWords * sizeof(unsigned long long);
+  if (d_temp == nullptr) temp_bytes = header;
+  return d_temp == nullptr || temp_bytes >= header ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// The fixed-size segmented_reduce: rows of a contiguous [segments][size] shape.
+template <class T, class Acc, class Out, class Op, class Form>
+cudaError_t dispatch_fixed(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, uint64_t segments,
+                           uint64_t size, Acc init, Op op, Form form, cudaStream_t stream) {
+  const axis_shape s = axis_shape::contiguous(segments, size, 1);
+  bool done = false;
+  if (cudaError_t rc = check_axis_call(d_temp, temp_bytes, d_in, alignof(T), sizeof(T), d_out, alignof(Out), s, done);
+      rc != cudaSuccess || done) {
+    return rc;
+  }
+  const rows_source<T, false> rows{d_in, s.axis, 1, s.outer_stride, 0, 1};
+  return run_segments(d_temp, temp_bytes, rows, segments, d_out, init, op, form, true, segments * size, stream);
+}
+
+// reduce_axis: the columns kernel where the inner extent has stride 1, else the segments kernel
+// over rows (choose_axis_path).
+template <class T, class Acc, class Out, class Op, class Form>
+cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s, Acc init,
+                          Op op, Form form, cudaStream_t stream) {
+  bool done = false;
+  if (cudaError_t rc = check_axis_call(d_temp, temp_bytes, d_in, alignof(T), sizeof(T), d_out, alignof(Out), s, done);
+      rc != cudaSuccess || done) {
+    return rc;
+  }
+  const uint64_t outputs = s.outer * s.inner, total = s.axis * outputs;
+  switch (choose_axis_path(s)) {
+    case axis_path::columns: return run_columns(d_temp, temp_bytes, d_in, d_out, s, init, op, form, stream);
+    case axis_path::rows: {
+      const rows_source<T, false> rows{d_in, s.axis, s.inner, s.outer_stride, s.inner_stride, 1};
+      return run_segments(d_temp, temp_bytes, rows, outputs, d_out, init, op, form, true, total, stream);
+    }
+    case axis_path::strided_rows: {
+      const rows_source<T, true> rows{d_in, s.axis, s.inner, s.outer_stride, s.inner_stride, s.axis_stride};
+      return run_segments(d_temp, temp_bytes, rows, outputs, d_out, init, op, form, true, total, stream);
+    }
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace warpfold::detail

@@ -1,0 +1,355 @@
+#pragma once
+// The segments kernel: every segment of a segmented_reduce, or every row of a reduce_axis whose
+// rows are not neighbours in memory, in one launch.
+//
+// Block b takes tiles b, b + grid, … of tile_segments consecutive segments. For each tile it
+//  1. loads the tile's slots (offsets or row positions) into shared memory, writes init for the
+//     empty segments, and classifies the others by length (segmented_plan.hpp);
+//  2. publishes the long segments (those that cut into two or more pieces) in temp storage, where
+//     any block may take their pieces;
+//  3. reduces the lane- and warp-class segments, each warp those of its share of the tile;
+//  4. reduces the block-class segments itself, and any long one the pool had no room for (the same
+//     pieces, folded in the same order, so the bits do not depend on who took them).
+// Then it helps: it waits until the tiles of the blocks before it are classified (never for a
+// block after it, which may not have started), takes pieces of published long segments until none
+// is left, and the block that delivers a segment's last piece folds its pieces' partials in piece
+// order and writes the result.
+//
+// Nothing is cleared before a call: counters and partials carry the call's tag (combine.cuh). A
+// partial that never arrives (temp storage shared or freed during the call) ends the wait after
+// the bound, writes stalled_result and records the stall for last_combine_status.
+
+#include <warpfold/block/block_reduce.cuh>
+#include <warpfold/detail/combine.cuh>
+#include <warpfold/detail/segmented_fold.cuh>
+#include <warpfold/detail/segmented_plan.hpp>
+#include <warpfold/detail/segmented_sources.cuh>
+#include <warpfold/warp/warp_reduce.cuh>
+
+#include <cstdint>
+#include <cstring>
+
+namespace warpfold::detail {
+
+template <class Source, class Acc, class Out, class Op, class Form>
+struct segments_params {
+  using source_type = Source;
+  using accumulator = Acc;
+  using output = Out;
+  using op_type = Op;
+  using form_type = Form;
+  Source source;
+  uint64_t segments;
+  uint64_t tiles;           // ceil(segments / tile_segments), below 2^32
+  unsigned tile_segments;   // a power of two, at most kMaxTileSegments
+  unsigned max_pieces;      // pieces of one long segment at most: the device's grid
+  segments_layout layout;   // temp storage, in 8-byte words
+  unsigned long long* temp;
+  Out* out;
+  Acc init;
+  Op op;
+  Form form;
+  unsigned long long key;         // the call's (call_key): its low half tags every word
+  unsigned long long timeout_ns;  // the bound on every wait
+};
+
+// Segments of up to 8-byte elements keep kLaneBatch per lane group in flight; wider ones one.
+template <class T>
+inline constexpr unsigned lane_batch = sizeof(T) <= 8 ? kLaneBatch : 1;
+
+template <class Params>
+struct segments_block {
+  using Source = typename Params::source_type;
+  using T = typename Source::element;
+  using View = typename Source::view;
+  using Acc = typename Params::accumulator;
+  using Out = typename Params::output;
+  using Op = typename Params::op_type;
+  using Form = typename Params::form_type;
+  using fold_t = thread_fold<Acc, Op, Form>;
+  static constexpr uint64_t kTileItems = uint64_t(kSegmentThreads) * kSegmentInFlight;
+  static constexpr unsigned long long kNoEntry = ~0ull;
+
+  struct shared_state {
+    block::reduce_storage<Acc, kSegmentThreads> storage;
+    int64_t base[kMaxTileSegments];  // the tile's slots
+    uint64_t len[kMaxTileSegments];
+    unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order
+    unsigned own_count;
+    unsigned long long claim[2];     // thread 0's claim: entry (kNoEntry: none), piece
+    bool last;                       // thread 0: this block delivered a segment's last piece
+    alignas(Acc) unsigned char piece_total[sizeof(Acc)];  // raw: Acc may have a constructor
+  };
+
+  const Params& p;
+  shared_state& sh;
+  unsigned tag;
+
+  __device__ __forceinline__ fold_t new_fold() const { return fold_t{Acc{}, false, p.op, p.form}; }
+  __device__ __forceinline__ void write(uint64_t s, const Acc& total, bool has) const {
+    p.out[s] = p.form.finish(p.op, p.init, total, has);
+  }
+  __device__ __forceinline__ unsigned long long* word(uint64_t w) const { return p.temp + w; }
+  __device__ __forceinline__ unsigned long long* entry(uint64_t e) const {
+    return word(p.layout.entries_word + e * kEntryWords);
+  }
+  __device__ __forceinline__ unsigned long long published() const {
+    return (static_cast<unsigned long long>(tag) << 32) | 1u;
+  }
+  __device__ __forceinline__ uint64_t pieces_of(const typename View::items_t& items) const {
+    return pieces_for(items.vectors, kTileItems, p.max_pieces);
+  }
+
+  // The status word belongs to the last call: a stall of this one is recorded after its bound.
+  __device__ __forceinline__ void clear_status() const { device_word(*word(1)).store(0, cuda::memory_order_relaxed); }
+  __device__ __forceinline__ void write_stalled(uint64_t s) const {
+    p.out[s] = stalled_result<Out>();
+    const unsigned long long epoch = device_word(*word(0)).load(cuda::memory_order_relaxed);
+    device_word(*word(1)).store(kStalledCombine | ((epoch - 1) & ~kStalledCombine), cuda::memory_order_relaxed);
+  }
+
+  // Reserves pool pieces and an entry for long segment s and publishes it (one thread). False
+  // where the pool or the entries are full: the caller then reduces the segment itself.
+  __device__ bool publish(uint64_t s, uint64_t pieces) const {
+    const uint64_t pool = p.layout.pool_pieces;
+    if (tagged_count(word(kPoolUsedWord), tag) + pieces > pool) return false;
+    const uint32_t base = tagged_add(word(kPoolUsedWord), tag, uint32_t(pieces));
+    if (base + pieces > pool) return false;
+    if (tagged_count(word(kEntriesWord), tag) >= p.layout.max_entries) return false;
+    const uint32_t e = tagged_add(word(kEntriesWord), tag, 1);
+    if (e >= p.layout.max_entries) return false;
+    unsigned long long* w = entry(e);
+    device_word(w[3]).store(s, cuda::memory_order_relaxed);
+    device_word(w[4]).store(base, cuda::memory_order_relaxed);
+    device_word(w[5]).store(pieces, cuda::memory_order_relaxed);
+    device_word(w[0]).store(published(), cuda::memory_order_release);
+    return true;
+  }
+
+  // Step 1 and 2 of a tile: slots into shared memory, init for empty segments, long ones
+  // published, the others this block reduces whole listed.
+  __device__ void load_tile(uint64_t first, unsigned count) {
+    if (threadIdx.x == 0) sh.own_count = 0;
+    __syncthreads();  // the previous tile is done with the slots
+    for (unsigned j = threadIdx.x; j < count; j += kSegmentThreads) {
+      const uint64_t s = first + j;
+      const segment_slot slot = p.source.slot(s);
+      sh.base[j] = slot.base;
+      sh.len[j] = slot.len;
+      const segment_class c = classify_segment(slot.len, sizeof(T));
+      if (c == segment_class::empty) {
+        write(s, Acc{}, false);
+      } else if (c == segment_class::block) {
+        const uint64_t pieces = pieces_of(p.source.view_of(slot).items());
+        if (pieces < 2 || !publish(s, pieces)) sh.own[atomicAdd(&sh.own_count, 1u)] = j;
+      }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) tagged_add(word(kClassifiedWord), tag, 1);
+  }
+
+  // The lane-class segments of one chunk of 32 slots whose class is `lanes` lanes (`mask`: the
+  // slots c0 + bit). Each group of `lanes` lanes takes lane_batch<T> of them at a time, every load
+  // out before any fold; lane l of a group reads elements l, l + lanes, … (at most kLaneItems).
+  __device__ void fold_lane_class(uint64_t first, unsigned c0, unsigned mask, unsigned lanes, unsigned lane) const {
+    constexpr unsigned kBatch = lane_batch<T>;
+    const unsigned groups = 32 / lanes, group = lane / lanes, in_group = lane % lanes;
+    const unsigned total = __popc(mask);
+    for (unsigned next = 0; next < total; next += groups * kBatch) {
+      T v[kBatch][kLaneItems];
+      unsigned slot[kBatch];
+      uint64_t len[kBatch];
+#pragma unroll
+      for (unsigned b = 0; b < kBatch; ++b) {
+        const unsigned k = next + b * groups + group;
+        slot[b] = k < total ? c0 + nth_set_bit(mask, k) : 0;
+        len[b] = k < total ? sh.len[slot[b]] : 0;
+        const View seg = p.source.view_of({k < total ? sh.base[slot[b]] : 0, len[b]});
+#pragma unroll
+        for (unsigned m = 0; m < kLaneItems; ++m) {
+          const uint64_t e = in_group + m * lanes;
+          if (e < len[b]) v[b][m] = seg.element_at(e);
+        }
+      }
+#pragma unroll
+      for (unsigned b = 0; b < kBatch; ++b) {
+        fold_t f = new_fold();
+#pragma unroll
+        for (unsigned m = 0; m < kLaneItems; ++m) {
+          const uint64_t e = in_group + m * lanes;
+          if (e < len[b]) f.add_element(v[b][m], e);
+        }
+        const unsigned valid = unsigned(len[b] < lanes ? len[b] : lanes);
+        const Acc group_total = reduce_in_group(f.acc, p.op, lanes, in_group, valid);
+        if (in_group == 0 && len[b] > 0) write(first + slot[b], group_total, true);
+      }
+    }
+  }
+
+  // One warp-class segment, slot j, by the calling warp.
+  __device__ void fold_in_warp(uint64_t first, unsigned j, unsigned lane) const {
+    const View seg = p.source.view_of({sh.base[j], sh.len[j]});
+    fold_t f = new_fold();
+    const unsigned valid = fold_segment_in_warp(seg, lane, f);
+    const Acc total = warp::reduce_down_partial(f.acc, p.op, int(valid));
+    if (lane == 0) write(first + j, total, true);
+  }
+
+  // Step 3: warp w takes the w-th share of the tile's slots, 32 at a time: first the lane classes,
+  // narrowest first, then its warp-class segments one by one.
+  __device__ void fold_warp_classes(uint64_t first, unsigned count) const {
+    const unsigned warp_id = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const unsigned share = (count + kSegmentWarps - 1) / kSegmentWarps;
+    const unsigned lo = min(count, warp_id * share), hi = min(count, lo + share);
+    for (unsigned c0 = lo; c0 < hi; c0 += 32) {
+      const unsigned j = c0 + lane;
+      const uint64_t len = j < hi ? sh.len[j] : 0;
+      const segment_class c = classify_segment(len, sizeof(T));
+      const unsigned lanes = c == segment_class::lanes ? lanes_for_length(len) : 0;
+      for (unsigned l = 1; l <= kMaxLaneGroup; l *= 2) {
+        const unsigned mask = __ballot_sync(warp::kFullMask, lanes == l);
+        if (mask != 0) fold_lane_class(first, c0, mask, l, lane);
+      }
+      for (unsigned mask = __ballot_sync(warp::kFullMask, c == segment_class::warp); mask != 0; mask &= mask - 1) {
+        fold_in_warp(first, c0 + unsigned(__ffs(int(mask)) - 1), lane);
+      }
+    }
+  }
+
+  // Step 4 for one segment: its pieces one after another (one for a block-class segment), thread
+  // t folding the totals of pieces t, t + threads, … in order, then the block reduction: the order
+  // of fold_tagged_partials, so a long segment's bits do not depend on whether it was shared.
+  __device__ void reduce_whole(uint64_t s, const segment_slot& slot) {
+    const View seg = p.source.view_of(slot);
+    const auto items = seg.items();
+    const uint64_t pieces = pieces_of(items);
+    thread_fold<Acc, Op, no_form> g{Acc{}, false, p.op};
+    for (uint64_t piece = 0; piece < pieces; ++piece) {
+      fold_t f = new_fold();
+      fold_piece(seg, items, piece, pieces, f);
+      int valid = 0;
+      const Acc total = block_total(f, p.op, sh.storage, valid);
+      if (pieces == 1) {
+        if (threadIdx.x == 0) write(s, total, valid > 0);
+        return;
+      }
+      if (threadIdx.x == 0) memcpy(sh.piece_total, &total, sizeof(Acc));
+      __syncthreads();
+      if (threadIdx.x == piece % kSegmentThreads) {
+        Acc t;
+        memcpy(&t, sh.piece_total, sizeof(Acc));
+        g.add(t);
+      }
+    }
+    // The last piece's block reduction is past its barriers, and piece_total is read before the
+    // next block_total's: `storage` is free.
+    const Acc total = block::reduce<kSegmentThreads>(g.acc, p.op, int(pieces < kSegmentThreads ? pieces : kSegmentThreads),
+                                                     sh.storage);
+    if (threadIdx.x == 0) write(s, total, true);
+  }
+
+  __device__ void run_tile(uint64_t tile) {
+    const uint64_t first = tile * p.tile_segments;
+    const uint64_t left = p.segments - first;
+    const unsigned count = unsigned(left < p.tile_segments ? left : p.tile_segments);
+    load_tile(first, count);
+    fold_warp_classes(first, count);
+    __syncthreads();
+    const unsigned owned = sh.own_count;
+    for (unsigned k = 0; k < owned; ++k) {
+      const unsigned j = sh.own[k];
+      reduce_whole(first + j, {sh.base[j], sh.len[j]});
+    }
+  }
+
+  // Thread 0: the next piece of a published long segment, from entry `next` on; false if none.
+  __device__ bool claim_piece(uint32_t& next, uint32_t& e, uint32_t& piece) const {
+    for (;; ++next) {
+      const uint32_t published_entries = tagged_count(word(kEntriesWord), tag);
+      const uint32_t entries = uint32_t(published_entries < p.layout.max_entries ? published_entries : p.layout.max_entries);
+      if (next >= entries) return false;
+      unsigned long long* w = entry(next);
+      // Not yet published: its owner, still running, takes its pieces once it has.
+      if (device_word(w[0]).load(cuda::memory_order_acquire) != published()) continue;
+      const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
+      if (tagged_count(w + 1, tag) >= pieces) continue;
+      const uint32_t c = tagged_add(w + 1, tag, 1);
+      if (c < pieces) {
+        e = next;
+        piece = c;
+        return true;
+      }
+    }
+  }
+
+  // Piece `piece` of entry e: its partial stored; the block that delivers the last one folds them.
+  __device__ void take_piece(uint32_t e, uint32_t piece) {
+    unsigned long long* w = entry(e);
+    const uint64_t s = device_word(w[3]).load(cuda::memory_order_relaxed);
+    const uint64_t base = device_word(w[4]).load(cuda::memory_order_relaxed);
+    const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
+    const View seg = p.source.view_of(p.source.slot(s));
+    const auto items = seg.items();
+    fold_t f = new_fold();
+    fold_piece(seg, items, piece, pieces, f);
+    int valid = 0;
+    const Acc total = block_total(f, p.op, sh.storage, valid);
+    const tagged_partials<Acc> parts{word(p.layout.pool_word + base * kPartialWords<Acc>), pieces, tag};
+    if (threadIdx.x == 0) {
+      parts.store(piece, total);
+      sh.last = tagged_add(w + 2, tag, 1) + 1 == pieces;  // release: the partial is stored
+    }
+    __syncthreads();
+    if (!sh.last) return;
+    bool stalled = false;
+    const Acc sum = fold_tagged_partials(parts, pieces, p.op, sh.storage, p.timeout_ns, stalled);
+    if (threadIdx.x == 0) {
+      if (stalled) {
+#ifdef WARPFOLD_TRAP_ON_STALLED_COMBINE
+        __trap();
+#endif
+        write_stalled(s);
+      } else {
+        write(s, sum, true);
+      }
+    }
+  }
+
+  // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
+  // then take pieces of long segments until none is left.
+  __device__ void help() {
+    uint32_t next = 0;  // thread 0's place among the entries
+    if (threadIdx.x == 0) {
+      const uint64_t need = tiles_through_block(blockIdx.x, p.tiles, gridDim.x);
+      const uint32_t target = uint32_t(need < p.tiles ? need : p.tiles);
+      bounded_wait wait{p.timeout_ns};
+      while (tagged_count(word(kClassifiedWord), tag) < target && wait.again()) {
+      }
+    }
+    for (;;) {
+      if (threadIdx.x == 0) {
+        uint32_t e = 0, piece = 0;
+        const bool found = claim_piece(next, e, piece);
+        sh.claim[0] = found ? e : kNoEntry;
+        sh.claim[1] = piece;
+      }
+      __syncthreads();
+      const unsigned long long e = sh.claim[0], piece = sh.claim[1];
+      __syncthreads();  // read before thread 0 claims again
+      if (e == kNoEntry) return;
+      take_piece(uint32_t(e), uint32_t(piece));
+    }
+  }
+};
+
+template <class Params>
+__global__ void __launch_bounds__(kSegmentThreads) segments_kernel(const Params p) {
+  using block_t = segments_block<Params>;
+  __shared__ typename block_t::shared_state sh;
+  block_t b{p, sh, unsigned(p.key)};
+  if (blockIdx.x == 0 && threadIdx.x == 0) b.clear_status();
+  for (uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) b.run_tile(tile);
+  b.help();
+}
+
+}  // namespace warpfold::detail

@@ -1,0 +1,267 @@
+#pragma once
+// How the segmented and axis reductions split their work: pure host and device arithmetic,
+// unit-tested on the CPU. docs/segmented.md explains each regime; the values here are the knobs
+// its measurements tune.
+//
+// A segment is reduced by the smallest team that keeps its loads in flight, chosen from its own
+// length (so its fold order depends on its length and alignment only):
+//   lanes  up to kLaneItems elements per lane: 1, 2, 4, 8 or 16 lanes of a warp;
+//   warp   up to kWarpMaxBytes: a warp, 16-byte vectors;
+//   block  a block, tiles of 16-byte vectors; from 2·kPieceMinTiles tiles on, the segment is
+//          *long*: cut into pieces (tiles p, p + P, p + 2P, ... of it, as reduce's blocks cut
+//          its input), which any block of the grid may take, combined per segment.
+
+#include <warpfold/detail/reduce_policy.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace warpfold {
+
+// A strided tensor seen as [outer][axis][inner], reduced over the axis into [outer][inner]
+// (reduce_axis.cuh). Strides count elements and may be negative; element (o, a, i) is
+// d_in[o * outer_stride + a * axis_stride + i * inner_stride].
+struct axis_shape {
+  uint64_t outer = 1, axis = 0, inner = 1;
+  int64_t outer_stride = 0, axis_stride = 1, inner_stride = 1;
+
+  // A contiguous [outer][axis][inner] tensor. Strides that do not fit in 64 bits are saturated,
+  // so that the reduction refuses the shape (cudaErrorInvalidValue) rather than wrap.
+  static constexpr axis_shape contiguous(uint64_t outer, uint64_t axis, uint64_t inner) {
+    const uint64_t kMax = uint64_t(std::numeric_limits<int64_t>::max());
+    const uint64_t row = (inner != 0 && axis > kMax / inner) ? kMax : axis * inner;
+    return {outer, axis, inner, int64_t(row > kMax ? kMax : row), int64_t(inner > kMax ? kMax : inner), 1};
+  }
+};
+
+// The shape of reducing dims first_dim … last_dim of a contiguous (row-major) tensor of `rank`
+// dims: the dims before them make the outer extent, those after the inner one. Dims out of range
+// give an empty shape (outer = inner = 0); extents beyond 64 bits saturate, and the reduction
+// refuses the shape.
+inline axis_shape contiguous_axis_shape(const uint64_t* sizes, int rank, int first_dim, int last_dim) {
+  if (first_dim < 0 || last_dim < first_dim || last_dim >= rank) return axis_shape{0, 0, 0, 0, 0, 0};
+  const auto product = [&](int from, int to) {
+    uint64_t p = 1;
+    for (int d = from; d < to; ++d) p = (sizes[d] != 0 && p > ~uint64_t(0) / sizes[d]) ? ~uint64_t(0) : p * sizes[d];
+    return p;
+  };
+  return axis_shape::contiguous(product(0, first_dim), product(first_dim, last_dim + 1), product(last_dim + 1, rank));
+}
+
+}  // namespace warpfold
+
+namespace warpfold::detail {
+
+// --- the segments kernel's policy ------------------------------------------------------------
+inline constexpr unsigned kSegmentThreads = kThreads;                     // per block
+inline constexpr unsigned kSegmentWarps = kSegmentThreads / 32;
+inline constexpr unsigned kSegmentInFlight = kHopperPolicy.narrow_vectors;  // vectors per thread per tile
+inline constexpr unsigned kLaneItems = 4;            // elements per lane in the lane classes
+inline constexpr unsigned kLaneBatch = 2;            // segments in flight per lane group
+inline constexpr unsigned kMaxLaneGroup = 16;        // the widest lane class; wider is a warp
+inline constexpr unsigned kWarpMaxBytes = 4096;      // the warp class, up to this many bytes
+inline constexpr unsigned kPieceMinTiles = 4;        // tiles per piece of a long segment, at least
+inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
+inline constexpr unsigned kTilesPerBlock = 4;        // segment tiles per block, at least, where there are enough
+inline constexpr unsigned kPoolSplits = 32;          // long segments split grid-wide at once, without the input's length
+// The columns kernel's policy.
+inline constexpr unsigned kColumnUnroll = 8;         // rows per lane in flight
+inline constexpr unsigned kColumnUnitsPerBlock = 4;  // work units per block, at least, where the axis can be cut
+
+static_assert(kSegmentThreads >= 32 * 8 && kMaxTileSegments % kSegmentThreads == 0,
+              "a tile's segments are loaded kMaxTileSegments / threads per thread");
+
+WARPFOLD_HOST_DEVICE constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+// --- one segment -------------------------------------------------------------------------------
+
+// A range of len elements of elem_bytes at `address` (a multiple of elem_bytes), read as a scalar
+// head (elements before the first 16-byte boundary), vec_elems-element vectors, and a scalar tail.
+// vec_elems = 1: no vectors, every element is an item. (reduce_plan.hpp's split_input, callable
+// on the device; a CPU test holds the two equal.)
+struct range_split {
+  uint64_t head = 0, vectors = 0, tail = 0;
+};
+WARPFOLD_HOST_DEVICE constexpr range_split split_range(uint64_t len, uint64_t address, unsigned elem_bytes,
+                                                       unsigned vec_elems) {
+  range_split r{};
+  if (vec_elems > 1) {
+    const uint64_t vec_bytes = uint64_t(elem_bytes) * vec_elems;
+    const uint64_t misalign = address % vec_bytes;
+    const uint64_t to_boundary = misalign ? (vec_bytes - misalign) / elem_bytes : 0;
+    r.head = to_boundary < len ? to_boundary : len;
+    r.vectors = (len - r.head) / vec_elems;
+    r.tail = len - r.head - r.vectors * vec_elems;
+  } else {
+    r.vectors = len;
+  }
+  return r;
+}
+
+enum class segment_class : unsigned { empty, lanes, warp, block };
+
+// The lanes that reduce a segment of len elements in the lane classes (1, 2, 4, 8 or 16: each
+// lane reads at most kLaneItems elements), or 0 when it needs more.
+WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
+  unsigned lanes = 1;
+  while (lanes <= kMaxLaneGroup && len > uint64_t(kLaneItems) * lanes) lanes *= 2;
+  return lanes <= kMaxLaneGroup ? lanes : 0;
+}
+
+// The longest segment a warp reduces, in elements of elem_bytes (never below the lane classes').
+WARPFOLD_HOST_DEVICE constexpr uint64_t warp_max_items(unsigned elem_bytes) {
+  const uint64_t by_bytes = kWarpMaxBytes / elem_bytes;
+  const uint64_t lanes_max = uint64_t(kLaneItems) * kMaxLaneGroup;
+  return by_bytes > lanes_max ? by_bytes : lanes_max;
+}
+
+WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsigned elem_bytes) {
+  if (len == 0) return segment_class::empty;
+  if (lanes_for_length(len) != 0) return segment_class::lanes;
+  if (len <= warp_max_items(elem_bytes)) return segment_class::warp;
+  return segment_class::block;
+}
+
+// The pieces of a block-class segment whose body has `items` items, read in tiles of tile_items:
+// one for up to 2·kPieceMinTiles - 1 tiles, else one per kPieceMinTiles tiles, at most
+// max_pieces (the grid the device holds, so that a single segment keeps every block busy).
+WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile_items, uint64_t max_pieces) {
+  const uint64_t pieces = ceil_div(items, tile_items) / kPieceMinTiles;
+  return pieces < 1 ? 1 : pieces > max_pieces ? max_pieces : pieces;
+}
+
+// --- the grid ----------------------------------------------------------------------------------
+
+// Segments per tile: a power of two up to kMaxTileSegments, small enough that the grid gets
+// kTilesPerBlock tiles per block where there are that many segments (down to one segment).
+WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigned grid) {
+  const uint64_t per_tile = segments / (uint64_t(grid) * kTilesPerBlock);
+  unsigned k = 1;
+  while (k < kMaxTileSegments && 2ull * k <= per_tile) k *= 2;
+  return k;
+}
+
+// The tiles that blocks 0 … b take between them (tile t goes to block t mod grid): what a block
+// that has finished its own waits to see classified before it helps with long segments. Only
+// blocks up to b: a block never waits for a block after it, which may not have started.
+WARPFOLD_HOST_DEVICE constexpr uint64_t tiles_through_block(uint64_t b, uint64_t tiles, uint64_t grid) {
+  const uint64_t rest = tiles % grid;
+  return (b + 1) * (tiles / grid) + (b + 1 < rest ? b + 1 : rest);
+}
+
+// The pieces the pool holds for long segments at once. Knowing the input's total length (the
+// overload that takes it, the fixed-size and axis calls): enough for every long segment, which
+// has at least 2·kPieceMinTiles tiles and at most one piece per kPieceMinTiles of them, so the
+// pieces number at most 2·items / (kPieceMinTiles · tile_items). Without it: kPoolSplits
+// segments split max_pieces ways. Never fewer than max_pieces, so one segment always fits.
+WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t total_items, uint64_t tile_items,
+                                                    uint64_t max_pieces) {
+  const uint64_t cap = uint64_t(1) << 30;  // the counters hold 32 bits
+  uint64_t pieces = knows_total ? 2 * (total_items / (kPieceMinTiles * tile_items)) + 1 : kPoolSplits * max_pieces;
+  if (pieces < max_pieces) pieces = max_pieces;
+  return pieces < cap ? pieces : cap;
+}
+
+// Temp storage of the segments kernel, in 8-byte words: the header (epoch, status: combine.cuh's,
+// so that last_combine_status reads it), three tagged counters (tiles classified, entries, pool
+// pieces used), the long-segment entries, then the pool of tagged piece partials.
+inline constexpr unsigned kSegmentCounterWords = 8;  // header and counters, padded
+inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4;
+inline constexpr unsigned kEntryWords = 8;           // flag, cursor, arrivals, segment, pool base, pieces
+struct segments_layout {
+  uint64_t max_entries = 0;
+  uint64_t pool_pieces = 0;
+  uint64_t entries_word = kSegmentCounterWords;
+  uint64_t pool_word = 0;
+  uint64_t words = 0;
+};
+WARPFOLD_HOST_DEVICE constexpr segments_layout layout_segments(uint64_t pool, unsigned partial_words) {
+  segments_layout l{};
+  l.pool_pieces = pool;
+  l.max_entries = pool / 2 + 1;  // a long segment has at least two pieces
+  l.pool_word = l.entries_word + l.max_entries * kEntryWords;
+  l.words = l.pool_word + pool * partial_words;
+  return l;
+}
+
+// --- axis reductions ---------------------------------------------------------------------------
+
+// What is wrong with a shape: element offsets or counts that do not fit in 64 bits (int64 byte
+// offsets; the element and output counts). A zero extent is valid.
+enum class axis_problem { none, overflow };
+inline axis_problem check_axis_shape(const axis_shape& s, size_t elem_bytes) {
+  const uint64_t kMax = uint64_t(std::numeric_limits<int64_t>::max());
+  const auto mul_overflows = [](uint64_t a, uint64_t b) { return a != 0 && b > ~uint64_t(0) / a; };
+  if (mul_overflows(s.outer, s.inner)) return axis_problem::overflow;
+  const uint64_t outputs = s.outer * s.inner;
+  if (outputs == 0) return axis_problem::none;  // nothing to read or write
+  if (mul_overflows(outputs, s.axis)) return axis_problem::overflow;
+  if (s.axis == 0) return axis_problem::none;   // every output is init: nothing is read
+  // The farthest element from d_in, in elements, then in bytes, within int64.
+  uint64_t span = 0;
+  const uint64_t extents[3] = {s.outer, s.axis, s.inner};
+  const int64_t strides[3] = {s.outer_stride, s.axis_stride, s.inner_stride};
+  for (int k = 0; k < 3; ++k) {
+    if (extents[k] <= 1) continue;
+    if (strides[k] == std::numeric_limits<int64_t>::min()) return axis_problem::overflow;
+    const uint64_t step = uint64_t(strides[k] < 0 ? -strides[k] : strides[k]);
+    if (mul_overflows(extents[k] - 1, step) || (extents[k] - 1) * step > kMax - span) return axis_problem::overflow;
+    span += (extents[k] - 1) * step;
+  }
+  if (span > kMax / elem_bytes) return axis_problem::overflow;
+  return axis_problem::none;
+}
+
+// Which kernel reduces a shape: the segments kernel over rows of contiguous elements (the axis
+// has stride 1; a row per output), the columns kernel (the inner extent has stride 1: lanes
+// read neighbouring outputs' elements), or the segments kernel over strided rows (neither).
+enum class axis_path { rows, columns, strided_rows };
+inline axis_path choose_axis_path(const axis_shape& s) {
+  if (s.inner > 1 && s.inner_stride == 1) return axis_path::columns;
+  return s.axis_stride == 1 ? axis_path::rows : axis_path::strided_rows;
+}
+
+// The columns kernel's split. Outputs are cut into strips of `width` neighbouring columns (32, or
+// all of them below 32); a warp's lanes cover rows_per_load rows of a strip at once (32 / width).
+// Where outer × strips work units are too few to fill the grid (kColumnUnitsPerBlock per block),
+// the axis is cut into `chunks` of rows_per_chunk rows, each a unit of its own, and each strip's
+// chunks are combined per column.
+struct column_plan {
+  unsigned width = 1, rows_per_load = 32;
+  uint64_t strips = 0, chunks = 1, rows_per_chunk = 0, units = 0;
+};
+inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, unsigned grid) {
+  column_plan p;
+  p.width = unsigned(inner < 32 ? inner : 32);
+  p.rows_per_load = 32 / p.width;
+  p.strips = ceil_div(inner, p.width);
+  const uint64_t strip_units = outer * p.strips;
+  const uint64_t wanted = uint64_t(grid) * kColumnUnitsPerBlock;
+  const uint64_t rows_per_round = uint64_t(kSegmentWarps) * p.rows_per_load * kColumnUnroll;
+  uint64_t chunks = strip_units < wanted ? ceil_div(wanted, strip_units) : 1;
+  const uint64_t most = axis == 0 ? 1 : ceil_div(axis, rows_per_round);
+  if (chunks > most) chunks = most;
+  p.rows_per_chunk = axis == 0 ? 0 : ceil_div(axis, chunks);
+  p.chunks = axis == 0 ? 1 : ceil_div(axis, p.rows_per_chunk);
+  p.units = strip_units * p.chunks;
+  return p;
+}
+
+// Temp storage of the columns kernel, in 8-byte words: the header, then (where the axis is cut)
+// one tagged arrival counter per strip and the tagged partials, one per column and chunk.
+struct columns_layout {
+  uint64_t counters_word = kSegmentCounterWords;
+  uint64_t partials_word = kSegmentCounterWords;
+  uint64_t words = kSegmentCounterWords;
+};
+inline columns_layout layout_columns(const column_plan& p, uint64_t outer, unsigned partial_words) {
+  columns_layout l;
+  if (p.chunks <= 1) return l;
+  const uint64_t strips = outer * p.strips;
+  l.partials_word = l.counters_word + strips;
+  l.words = l.partials_word + strips * p.chunks * p.width * partial_words;
+  return l;
+}
+
+}  // namespace warpfold::detail

@@ -1,0 +1,208 @@
+// The segmented and axis reductions' plan (detail/segmented_plan.hpp): the classes by length, the
+// pieces of long segments, the tiles, the pool, the temp layout, the shape checks and the columns
+// split, against brute force where there is one.
+#include <warpfold/detail/reduce_plan.hpp>
+#include <warpfold/detail/segmented_plan.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace warpfold;
+using namespace warpfold::detail;
+
+namespace {
+
+constexpr uint64_t kTileItems = uint64_t(kSegmentThreads) * kSegmentInFlight;
+
+TEST(SegmentedPlan, SplitRangeIsTheReducesSplit) {
+  for (unsigned bytes : {1u, 2u, 4u, 8u, 16u}) {
+    const unsigned vec = 16 / bytes;
+    for (uint64_t len : {0ull, 1ull, 2ull, 3ull, 15ull, 16ull, 17ull, 33ull, 1000ull, 4097ull}) {
+      for (uint64_t address = 0x1000; address < 0x1000 + 32; address += bytes) {
+        const range_split a = split_range(len, address, bytes, vec);
+        const reduce_plan b = split_input(len, address, bytes, vec);
+        EXPECT_EQ(a.head, b.head) << len << " at " << address;
+        EXPECT_EQ(a.vectors, b.vectors) << len << " at " << address;
+        EXPECT_EQ(a.tail, b.tail) << len << " at " << address;
+        EXPECT_EQ(a.head + a.vectors * vec + a.tail, len);
+      }
+    }
+  }
+  const range_split scalar = split_range(77, 0x1004, 12, 1);  // no vector path: every element an item
+  EXPECT_EQ(scalar.vectors, 77u);
+  EXPECT_EQ(scalar.head + scalar.tail, 0u);
+}
+
+TEST(SegmentedPlan, LaneClassesGiveEachLaneAtMostFourElements) {
+  EXPECT_EQ(lanes_for_length(0), 1u);
+  for (uint64_t len = 1; len <= 64; ++len) {
+    const unsigned lanes = lanes_for_length(len);
+    ASSERT_NE(lanes, 0u) << len;
+    EXPECT_LE(len, uint64_t(kLaneItems) * lanes) << len;
+    if (lanes > 1) EXPECT_GT(len, uint64_t(kLaneItems) * (lanes / 2)) << len;  // the narrowest that holds it
+  }
+  EXPECT_EQ(lanes_for_length(65), 0u);
+  EXPECT_EQ(lanes_for_length(~uint64_t(0)), 0u);
+}
+
+TEST(SegmentedPlan, ClassesByLength) {
+  EXPECT_EQ(classify_segment(0, 4), segment_class::empty);
+  EXPECT_EQ(classify_segment(1, 4), segment_class::lanes);
+  EXPECT_EQ(classify_segment(64, 4), segment_class::lanes);
+  EXPECT_EQ(classify_segment(65, 4), segment_class::warp);
+  EXPECT_EQ(classify_segment(1024, 4), segment_class::warp);  // 4 KiB of floats
+  EXPECT_EQ(classify_segment(1025, 4), segment_class::block);
+  EXPECT_EQ(classify_segment(4096, 1), segment_class::warp);
+  EXPECT_EQ(classify_segment(513, 8), segment_class::block);
+  // Elements of 64 bytes: the warp class would end below the lane classes; it starts past them.
+  EXPECT_EQ(warp_max_items(64), 64u);
+  EXPECT_EQ(classify_segment(65, 64), segment_class::block);
+}
+
+TEST(SegmentedPlan, PiecesOfLongSegments) {
+  EXPECT_EQ(pieces_for(0, kTileItems, 660), 1u);
+  EXPECT_EQ(pieces_for(7 * kTileItems, kTileItems, 660), 1u);       // up to 2·kPieceMinTiles - 1 tiles: one
+  EXPECT_EQ(pieces_for(7 * kTileItems + 1, kTileItems, 660), 2u);   // 8 tiles: two of four
+  EXPECT_EQ(pieces_for(256 * kTileItems, kTileItems, 660), 64u);    // 2^20 floats: 64 pieces of 4 tiles
+  EXPECT_EQ(pieces_for(uint64_t(1) << 40, kTileItems, 660), 660u);  // at most the grid
+  for (uint64_t items : {8 * kTileItems, 100 * kTileItems + 5, 5000 * kTileItems}) {
+    const uint64_t pieces = pieces_for(items, kTileItems, 1u << 20);
+    const uint64_t tiles = ceil_div(items, kTileItems);
+    EXPECT_LE(pieces, tiles / kPieceMinTiles);  // every piece has at least kPieceMinTiles tiles
+    EXPECT_GE(pieces * (kPieceMinTiles + 1), tiles / 2);
+  }
+}
+
+TEST(SegmentedPlan, TileSizeSpreadsSegmentsOverTheGrid) {
+  EXPECT_EQ(tile_segments(uint64_t(1) << 24, 660), kMaxTileSegments);
+  EXPECT_EQ(tile_segments(1000, 660), 1u);
+  EXPECT_EQ(tile_segments(1, 660), 1u);
+  EXPECT_EQ(tile_segments(uint64_t(1) << 16, 660), 16u);
+  for (uint64_t segments : {uint64_t(1) << 12, uint64_t(52000), uint64_t(1) << 20, uint64_t(3) << 30}) {
+    const unsigned k = tile_segments(segments, 660);
+    EXPECT_EQ(k & (k - 1), 0u) << "a power of two";
+    EXPECT_LE(k, kMaxTileSegments);
+    if (k > 1) EXPECT_GE(ceil_div(segments, k), uint64_t(660) * kTilesPerBlock) << segments;
+  }
+}
+
+TEST(SegmentedPlan, TilesThroughBlockCountTheTilesOfTheBlocksBefore) {
+  for (uint64_t grid : {1u, 3u, 132u, 660u}) {
+    for (uint64_t tiles : {1ull, 2ull, 131ull, 660ull, 661ull, 5000ull}) {
+      uint64_t count = 0;
+      for (uint64_t b = 0; b < grid; ++b) {
+        for (uint64_t t = b; t < tiles; t += grid) ++count;
+        ASSERT_EQ(tiles_through_block(b, tiles, grid), count) << "block " << b << " of " << grid << ", " << tiles;
+      }
+      EXPECT_EQ(count, tiles);
+    }
+  }
+}
+
+// Whatever the long segments of a total of `items` items, their pieces fit the pool sized from it.
+TEST(SegmentedPlan, PoolFromTheTotalHoldsEveryLongSegment) {
+  std::mt19937_64 gen(7);
+  const uint64_t max_pieces = 660;
+  for (int round = 0; round < 200; ++round) {
+    const uint64_t items = (gen() % (uint64_t(1) << 30)) + 1;
+    const uint64_t pool = pool_pieces(true, items, kTileItems, max_pieces);
+    uint64_t left = items, pieces = 0;
+    while (left > 0) {  // random lengths, long and short, summing to the total
+      const uint64_t len = std::min<uint64_t>(left, (gen() % 3 == 0) ? gen() % (64 * kTileItems) : gen() % (left + 1) + 1);
+      const uint64_t p = pieces_for(len, kTileItems, max_pieces);
+      if (p >= 2) pieces += p;
+      left -= len;
+    }
+    ASSERT_LE(pieces, pool) << items;
+  }
+  EXPECT_EQ(pool_pieces(false, 0, kTileItems, 660), uint64_t(kPoolSplits) * 660);
+  EXPECT_EQ(pool_pieces(true, 10, kTileItems, 660), 660u);  // never below one segment's pieces
+  EXPECT_EQ(pool_pieces(true, ~uint64_t(0), kTileItems, 660), uint64_t(1) << 30);
+}
+
+TEST(SegmentedPlan, LayoutPlacesEntriesThenPool) {
+  const segments_layout l = layout_segments(100, 2);
+  EXPECT_EQ(l.entries_word, kSegmentCounterWords);
+  EXPECT_EQ(l.max_entries, 51u);
+  EXPECT_EQ(l.pool_word, kSegmentCounterWords + 51u * kEntryWords);
+  EXPECT_EQ(l.words, l.pool_word + 200);
+  EXPECT_GT(kSegmentCounterWords, kPoolUsedWord);
+}
+
+TEST(SegmentedPlan, ShapesThatOverflowAreRefused) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(check_axis_shape(axis_shape::contiguous(1000, 1000, 7), 4), axis_problem::none);
+  EXPECT_EQ(check_axis_shape(axis_shape{0, 5, 5, 1, 1, 1}, 4), axis_problem::none);  // no outputs
+  EXPECT_EQ(check_axis_shape(axis_shape{5, 0, 5, kMax, kMax, kMax}, 4), axis_problem::none);  // nothing read
+  EXPECT_EQ(check_axis_shape(axis_shape{1ull << 40, 1, 1ull << 40, 1, 1, 1}, 4), axis_problem::overflow);
+  EXPECT_EQ(check_axis_shape(axis_shape{1ull << 32, 1ull << 32, 1, 1, 1, 1}, 1), axis_problem::overflow);  // 2^64 elements
+  EXPECT_EQ(check_axis_shape(axis_shape{3, 3, 1, kMax / 2 + 1, 1, 1}, 1), axis_problem::overflow);
+  EXPECT_EQ(check_axis_shape(axis_shape{2, 2, 1, std::numeric_limits<int64_t>::min(), 1, 1}, 1), axis_problem::overflow);
+  EXPECT_EQ(check_axis_shape(axis_shape{2, 2, 1, -(kMax / 8 - 1), 1, 1}, 8), axis_problem::none);
+  EXPECT_EQ(check_axis_shape(axis_shape{2, 2, 1, kMax / 8 + 1, 1, 1}, 8), axis_problem::overflow);  // in bytes
+  EXPECT_EQ(check_axis_shape(axis_shape{2, 2, 2, kMax / 2, kMax / 2, 2}, 1), axis_problem::overflow);  // the sum
+  // contiguous() saturates a row stride beyond 64 bits, so that the shape is refused, not wrapped.
+  EXPECT_EQ(check_axis_shape(axis_shape::contiguous(2, 1ull << 40, 1ull << 40), 1), axis_problem::overflow);
+}
+
+TEST(SegmentedPlan, AxisPathFollowsTheUnitStride) {
+  EXPECT_EQ(choose_axis_path(axis_shape::contiguous(100, 100, 1)), axis_path::rows);
+  EXPECT_EQ(choose_axis_path(axis_shape::contiguous(1, 100, 100)), axis_path::columns);
+  EXPECT_EQ(choose_axis_path(axis_shape{1, 100, 50, 0, 1, 100}), axis_path::rows);         // x.T.sum(0)
+  EXPECT_EQ(choose_axis_path(axis_shape{100, 50, 1, 100, 2, 1}), axis_path::strided_rows);  // x[:, ::2].sum(1)
+  EXPECT_EQ(choose_axis_path(axis_shape{4, 10, 10, 1000, 100, 3}), axis_path::strided_rows);
+}
+
+TEST(SegmentedPlan, ContiguousShapesOfNdTensors) {
+  const uint64_t sizes[] = {2, 3, 5, 7};
+  const axis_shape d1 = contiguous_axis_shape(sizes, 4, 1, 1);
+  EXPECT_EQ(d1.outer, 2u);
+  EXPECT_EQ(d1.axis, 3u);
+  EXPECT_EQ(d1.inner, 35u);
+  EXPECT_EQ(d1.outer_stride, 105);
+  EXPECT_EQ(d1.axis_stride, 35);
+  EXPECT_EQ(d1.inner_stride, 1);
+  const axis_shape merged = contiguous_axis_shape(sizes, 4, 1, 2);
+  EXPECT_EQ(merged.axis, 15u);
+  EXPECT_EQ(merged.inner, 7u);
+  const axis_shape last = contiguous_axis_shape(sizes, 4, 3, 3);
+  EXPECT_EQ(last.outer, 30u);
+  EXPECT_EQ(last.inner, 1u);
+  EXPECT_EQ(contiguous_axis_shape(sizes, 4, 2, 1).outer, 0u);  // out of range: empty
+}
+
+TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
+  for (uint64_t inner : {2ull, 3ull, 5ull, 31ull, 32ull, 33ull, 1000ull}) {
+    for (uint64_t axis : {0ull, 1ull, 7ull, 1000ull, 1ull << 24}) {
+      for (uint64_t outer : {1ull, 3ull, 4096ull}) {
+        const column_plan p = plan_columns(outer, axis, inner, 660);
+        EXPECT_EQ(p.width, inner < 32 ? inner : 32u);
+        EXPECT_EQ(p.rows_per_load, 32 / p.width);
+        EXPECT_LE(p.width * p.rows_per_load, 32u);
+        EXPECT_EQ(p.strips * p.width >= inner && (p.strips - 1) * p.width < inner, true);
+        EXPECT_EQ(p.units, outer * p.strips * p.chunks);
+        if (axis == 0) {
+          EXPECT_EQ(p.chunks, 1u);
+        } else {
+          EXPECT_GE(p.chunks * p.rows_per_chunk, axis);  // every row in a chunk
+          EXPECT_LT((p.chunks - 1) * p.rows_per_chunk, axis);  // and no chunk empty
+        }
+        if (outer * p.strips >= 660ull * kColumnUnitsPerBlock) EXPECT_EQ(p.chunks, 1u);
+        const columns_layout l = layout_columns(p, outer, 2);
+        if (p.chunks > 1) {
+          EXPECT_EQ(l.words, kSegmentCounterWords + outer * p.strips * (1 + p.chunks * p.width * 2));
+        } else {
+          EXPECT_EQ(l.words, kSegmentCounterWords);
+        }
+      }
+    }
+  }
+  // Few wide columns over a long axis: the axis is cut so that the grid has work.
+  EXPECT_GE(plan_columns(1, uint64_t(1) << 24, 4, 660).units, 660ull * kColumnUnitsPerBlock);
+}
+
+}  // namespace
