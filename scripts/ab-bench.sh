@@ -21,7 +21,7 @@ arch="${WARPFOLD_CUDA_ARCH:-90}"
 flags=(-O3 -std=c++17 -arch="sm_$arch" -Xcompiler=-Wall)
 nvcc "${flags[@]}" -I "$WARPFOLD_ROOT/include" -DAB_SIDE=ab_new -c "$WARPFOLD_ROOT/bench/ab/ab_side.cu" -o "$out/new.o" &
 nvcc "${flags[@]}" -I "$old/include" -DAB_SIDE=ab_old -Dwarpfold=warpfold_old -c "$WARPFOLD_ROOT/bench/ab/ab_side.cu" -o "$out/old.o" &
-nvcc "${flags[@]}" -I "$WARPFOLD_ROOT/src" -c "$WARPFOLD_ROOT/bench/ab/ab_main.cu" -o "$out/main.o" &
+nvcc "${flags[@]}" -I "$WARPFOLD_ROOT/include" -I "$WARPFOLD_ROOT/src" -c "$WARPFOLD_ROOT/bench/ab/ab_main.cu" -o "$out/main.o" &
 nvcc "${flags[@]}" -I "$WARPFOLD_ROOT/src" -c "$WARPFOLD_ROOT/src/harness/stats.cpp" -o "$out/stats.o" &
 for job in $(jobs -p); do wait "$job" || die "building the A/B program failed"; done
 nvcc "${flags[@]}" "$out/new.o" "$out/old.o" "$out/main.o" "$out/stats.o" -o "$out/ab_bench"

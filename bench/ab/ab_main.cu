@@ -3,6 +3,9 @@
 // between CUDA events; the per-round ratio old / new (above 1: this tree is faster) gives a median
 // and a bootstrap 95% interval (harness/stats.hpp). Both sides read the same random input, and
 // their results must agree (exactly for integers and max, to rounding for float sums).
+#include "harness/device_buffer.hpp"
+#include "harness/gpu_timer.hpp"
+#include "harness/splitmix64.hpp"
 #include "harness/stats.hpp"
 
 #include <cuda_fp16.h>
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -27,21 +31,14 @@ AB_DECLARE(ab_old)
 
 namespace {
 
-void check(cudaError_t rc, const char* what) {
-  if (rc == cudaSuccess) return;
-  std::fprintf(stderr, "ab-bench: %s: %s\n", what, cudaGetErrorString(rc));
-  std::exit(1);
-}
+using warpfold::harness::DeviceBuffer;
 
 // Values in [-1, 1) (integers in [-1000, 1000)) from a hash of the index: never all zeros.
 template <class T>
 __global__ void fill(T* data, uint64_t n, uint64_t seed) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
-    uint64_t z = (i + seed) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    const double u = double(z >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+    const uint64_t bits = warpfold::harness::mix64((i + seed) * warpfold::harness::kSplitMix64Step);
+    const double u = double(bits >> 11) * 0x1.0p-53 * 2.0 - 1.0;
     if constexpr (sizeof(T) == 4 && T(0.5) == T(0)) data[i] = T(u * 1000.0);
     else data[i] = T(u);
   }
@@ -53,56 +50,53 @@ double as_double(const Acc& x) {
   else return double(x);
 }
 
+// One side's samples, last result and buffers (kept across its rounds).
 struct side_result {
   std::vector<double> ms;
   double value = 0;
+  DeviceBuffer<char> temp, out;
 };
 
+// One sample: a batch of back-to-back calls between the events, in ms per call.
 template <class T, class Acc, class Call>
-void time_side(Call call, const T* in, uint64_t n, int batch, cudaEvent_t start, cudaEvent_t stop, side_result& out) {
+void time_side(Call call, const T* in, uint64_t n, int batch, const warpfold::harness::EventPair& events,
+               side_result& side) {
   size_t bytes = 0;
-  Acc* d_out = nullptr;
-  void* temp = nullptr;
-  check(call(nullptr, bytes, in, d_out, n, nullptr), "temp query");
-  check(cudaMalloc(&temp, bytes), "cudaMalloc temp");
-  check(cudaMalloc(&d_out, sizeof(Acc)), "cudaMalloc out");
-  check(cudaEventRecord(start), "event");
-  for (int b = 0; b < batch; ++b) check(call(temp, bytes, in, d_out, n, nullptr), "reduce");
-  check(cudaEventRecord(stop), "event");
-  check(cudaEventSynchronize(stop), "sync");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-  out.ms.push_back(ms / batch);
+  WARPFOLD_CUDA_CHECK(call(nullptr, bytes, in, static_cast<Acc*>(nullptr), n, nullptr));
+  if (bytes > side.temp.bytes()) side.temp = DeviceBuffer<char>(bytes);
+  if (sizeof(Acc) > side.out.bytes()) side.out = DeviceBuffer<char>(sizeof(Acc));
+  Acc* out = reinterpret_cast<Acc*>(side.out.get());
+  auto nothing = [] {};
+  auto calls = [&] {
+    for (int b = 0; b < batch; ++b) WARPFOLD_CUDA_CHECK(call(side.temp.get(), bytes, in, out, n, nullptr));
+  };
+  side.ms.push_back(warpfold::harness::time_once(nullptr, events, nothing, calls) / batch);
   Acc host{};
-  check(cudaMemcpy(&host, d_out, sizeof(Acc), cudaMemcpyDeviceToHost), "copy back");
-  out.value = as_double(host);
-  check(cudaFree(temp), "free");
-  check(cudaFree(d_out), "free");
+  WARPFOLD_CUDA_CHECK(cudaMemcpy(&host, out, sizeof(Acc), cudaMemcpyDeviceToHost));
+  side.value = as_double(host);
 }
 
 template <class T, class Acc, class NewCall, class OldCall>
 bool compare(const char* label, int log2_n, int rounds, NewCall new_call, OldCall old_call) {
   const uint64_t n = uint64_t(1) << log2_n;
-  T* in = nullptr;
-  check(cudaMalloc(&in, n * sizeof(T)), "cudaMalloc input");
-  fill<<<1024, 256>>>(in, n, 0x5eedull + log2_n);
-  check(cudaGetLastError(), "fill");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
+  const DeviceBuffer<T> input(n);
+  const T* in = input.get();
+  fill<<<1024, 256>>>(input.get(), n, 0x5eedull + log2_n);
+  WARPFOLD_CUDA_CHECK(cudaGetLastError());
+  const warpfold::harness::EventPair events;
   const int batch = log2_n <= 22 ? 20 : 2;
   side_result a, b, warm;
   for (int w = 0; w < 3; ++w) {
-    time_side<T, Acc>(new_call, in, n, batch, start, stop, warm);
-    time_side<T, Acc>(old_call, in, n, batch, start, stop, warm);
+    time_side<T, Acc>(new_call, in, n, batch, events, warm);
+    time_side<T, Acc>(old_call, in, n, batch, events, warm);
   }
   for (int r = 0; r < rounds; ++r) {
     if (r % 2 == 0) {
-      time_side<T, Acc>(new_call, in, n, batch, start, stop, a);
-      time_side<T, Acc>(old_call, in, n, batch, start, stop, b);
+      time_side<T, Acc>(new_call, in, n, batch, events, a);
+      time_side<T, Acc>(old_call, in, n, batch, events, b);
     } else {
-      time_side<T, Acc>(old_call, in, n, batch, start, stop, b);
-      time_side<T, Acc>(new_call, in, n, batch, start, stop, a);
+      time_side<T, Acc>(old_call, in, n, batch, events, b);
+      time_side<T, Acc>(new_call, in, n, batch, events, a);
     }
   }
   const auto ratio = warpfold::harness::per_round_ratio(b.ms, a.ms);
@@ -113,10 +107,21 @@ bool compare(const char* label, int log2_n, int rounds, NewCall new_call, OldCal
               warpfold::harness::median_of(a.ms) * 1e3, warpfold::harness::median_of(b.ms) * 1e3, ratio.median,
               ratio.low, ratio.high, ratio.holds_one() ? "within noise" : ratio.median > 1 ? "faster" : "SLOWER",
               agree ? "" : "RESULTS DIFFER");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  check(cudaFree(in), "free input");
   return agree;
+}
+
+// Every type and size: false when a pair of results disagrees.
+bool compare_all(int rounds, int step) {
+  bool ok = true;
+  auto call_new = [](auto&&... a) { return ab_new::sum(a...); };
+  auto call_old = [](auto&&... a) { return ab_old::sum(a...); };
+  auto max_new = [](auto&&... a) { return ab_new::max(a...); };
+  auto max_old = [](auto&&... a) { return ab_old::max(a...); };
+  for (int k = 10; k <= 30; k += step) ok &= compare<int32_t, int64_t>("int32 sum", k, rounds, call_new, call_old);
+  for (int k = 10; k <= 30; k += step) ok &= compare<float, float>("float sum", k, rounds, call_new, call_old);
+  for (int k = 10; k <= 27; k += step) ok &= compare<double, double>("double sum", k, rounds, call_new, call_old);
+  for (int k = 10; k <= 29; k += step) ok &= compare<__half, __half>("half max", k, rounds, max_new, max_old);
+  return ok;
 }
 
 }  // namespace
@@ -129,18 +134,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   cudaDeviceProp p{};
-  check(cudaGetDeviceProperties(&p, 0), "device properties");
+  if (cudaError_t rc = cudaGetDeviceProperties(&p, 0); rc != cudaSuccess) {
+    std::fprintf(stderr, "ab-bench: no usable CUDA device: %s\n", cudaGetErrorString(rc));
+    return 1;
+  }
   std::printf("%s; %d rounds; us per call (batches of 20 below 2^23, of 2 above); ratio = old / new\n", p.name,
               rounds);
   std::printf("%-10s %-5s %10s %10s %8s %16s\n", "reduce", "n", "new us", "old us", "ratio", "95% interval");
-  bool ok = true;
-  auto call_new = [](auto&&... a) { return ab_new::sum(a...); };
-  auto call_old = [](auto&&... a) { return ab_old::sum(a...); };
-  auto max_new = [](auto&&... a) { return ab_new::max(a...); };
-  auto max_old = [](auto&&... a) { return ab_old::max(a...); };
-  for (int k = 10; k <= 30; k += step) ok &= compare<int32_t, int64_t>("int32 sum", k, rounds, call_new, call_old);
-  for (int k = 10; k <= 30; k += step) ok &= compare<float, float>("float sum", k, rounds, call_new, call_old);
-  for (int k = 10; k <= 27; k += step) ok &= compare<double, double>("double sum", k, rounds, call_new, call_old);
-  for (int k = 10; k <= 29; k += step) ok &= compare<__half, __half>("half max", k, rounds, max_new, max_old);
-  return ok ? 0 : 1;
+  try {
+    return compare_all(rounds, step) ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ab-bench: %s\n", e.what());
+    return 1;
+  }
 }
