@@ -176,33 +176,48 @@ TEST(SegmentedPlan, ContiguousShapesOfNdTensors) {
 }
 
 TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
-  for (uint64_t inner : {2ull, 3ull, 5ull, 31ull, 32ull, 33ull, 1000ull}) {
-    for (uint64_t axis : {0ull, 1ull, 7ull, 1000ull, 1ull << 24}) {
-      for (uint64_t outer : {1ull, 3ull, 4096ull}) {
-        const column_plan p = plan_columns(outer, axis, inner, 660);
-        EXPECT_EQ(p.width, inner < 32 ? inner : 32u);
-        EXPECT_EQ(p.rows_per_load, 32 / p.width);
-        EXPECT_LE(p.width * p.rows_per_load, 32u);
-        EXPECT_EQ(p.strips * p.width >= inner && (p.strips - 1) * p.width < inner, true);
-        EXPECT_EQ(p.units, outer * p.strips * p.chunks);
-        if (axis == 0) {
-          EXPECT_EQ(p.chunks, 1u);
-        } else {
-          EXPECT_GE(p.chunks * p.rows_per_chunk, axis);  // every row in a chunk
-          EXPECT_LT((p.chunks - 1) * p.rows_per_chunk, axis);  // and no chunk empty
-        }
-        if (outer * p.strips >= 660ull * kColumnUnitsPerBlock) EXPECT_EQ(p.chunks, 1u);
-        const columns_layout l = layout_columns(p, outer, 2);
-        if (p.chunks > 1) {
-          EXPECT_EQ(l.words, kSegmentCounterWords + outer * p.strips * (1 + p.chunks * p.width * 2));
-        } else {
-          EXPECT_EQ(l.words, kSegmentCounterWords);
+  for (unsigned vec : {1u, 4u}) {
+    for (uint64_t inner : {2ull, 3ull, 5ull, 31ull, 32ull, 33ull, 1000ull, 4096ull}) {
+      if (inner % vec != 0) continue;
+      for (uint64_t axis : {0ull, 1ull, 7ull, 100ull, 1000ull, 1ull << 24}) {
+        for (uint64_t outer : {1ull, 3ull, 4096ull}) {
+          const column_plan p = plan_columns(outer, axis, inner, 660, vec);
+          const uint64_t lanes = (inner + vec - 1) / vec;
+          EXPECT_EQ(p.width, lanes < 32 ? lanes : 32u);
+          EXPECT_EQ(p.rows_per_load, 32 / p.width);
+          EXPECT_LE(p.width * p.rows_per_load, 32u);
+          const uint64_t columns = p.columns_per_strip();
+          EXPECT_TRUE(p.strips * columns >= inner && (p.strips - 1) * columns < inner);
+          // The unit's warps: every strip of a group gets warps_per_strip of them.
+          EXPECT_EQ(p.warps_per_strip * p.strips_per_unit, kSegmentWarps);
+          EXPECT_EQ(p.groups, (p.strips + p.strips_per_unit - 1) / p.strips_per_unit);
+          // A warp shares a strip only when each warp still gets a whole round of loads.
+          if (p.warps_per_strip > 1) EXPECT_GE(axis, uint64_t(p.warps_per_strip) * p.rows_per_load * kColumnUnroll);
+          EXPECT_EQ(p.units, outer * p.groups * p.chunks);
+          if (axis == 0) {
+            EXPECT_EQ(p.chunks, 1u);
+          } else {
+            EXPECT_GE(p.chunks * p.rows_per_chunk, axis);        // every row in a chunk
+            EXPECT_LT((p.chunks - 1) * p.rows_per_chunk, axis);  // and no chunk empty
+          }
+          if (p.chunks > 1) EXPECT_EQ(p.strips_per_unit, 1u);  // chunks combine per strip
+          if (outer * p.groups >= 660ull * kColumnUnitsPerBlock) EXPECT_EQ(p.chunks, 1u);
+          const columns_layout l = layout_columns(p, outer, 2);
+          if (p.chunks > 1) {
+            EXPECT_EQ(l.words, kSegmentCounterWords + outer * p.strips * (1 + p.chunks * columns * 2));
+          } else {
+            EXPECT_EQ(l.words, kSegmentCounterWords);
+          }
         }
       }
     }
   }
   // Few wide columns over a long axis: the axis is cut so that the grid has work.
   EXPECT_GE(plan_columns(1, uint64_t(1) << 24, 4, 660).units, 660ull * kColumnUnitsPerBlock);
+  // A short axis under wide rows: one warp per strip, eight strips per unit.
+  const column_plan wide = plan_columns(1, 4, uint64_t(1) << 24, 660, 4);
+  EXPECT_EQ(wide.warps_per_strip, 1u);
+  EXPECT_EQ(wide.columns_per_strip(), 128u);
 }
 
 }  // namespace

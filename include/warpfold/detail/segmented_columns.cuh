@@ -2,13 +2,15 @@
 // The columns kernel: reduce_axis where the inner extent has stride 1, so that the outputs'
 // elements of one axis position lie side by side (x.sum(dim=0) of a row-major matrix).
 //
-// The outputs are cut into strips of `width` neighbouring columns (column_plan). A work unit is
-// one strip of one outer index over one chunk of the axis; block b takes units b, b + grid, ….
-// In a unit, lane l of warp w reads column l % width of rows w·R + l / width, then every 8·R
-// rows further (R = rows_per_load: below 32 columns, a warp covers several rows at once), with
-// kColumnUnroll loads in flight. The lanes of a column fold in row order, the warps in warp
-// order. With one chunk the unit writes its columns; with several, each chunk stores its column
-// partials (tagged), and the block that delivers a strip's last chunk folds them in chunk order.
+// The outputs are cut into strips of neighbouring columns (column_plan). A work unit is a group
+// of strips of one outer index over one chunk of the axis; block b takes units b, b + grid, ….
+// Warp w takes strip w / warps_per_strip of the unit, with the other warps of that strip: lane l
+// reads the `vec` columns (l % width)·vec, … of rows (w % warps_per_strip)·R + l / width, then
+// every warps_per_strip·R rows further (R = rows_per_load: a narrow row lets a warp cover several
+// at once), with kColumnUnroll loads in flight. The lanes of a column fold in row order, the
+// warps of a strip in warp order. With one chunk the unit writes its columns; with several, each
+// chunk stores its column partials (tagged), and the block that delivers a strip's last chunk
+// folds them in chunk order.
 
 #include <warpfold/detail/combine.cuh>
 #include <warpfold/detail/segmented_fold.cuh>
@@ -17,8 +19,20 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace warpfold::detail {
+
+// Columns a lane reads at once: a vector of up to 16 bytes of up to 4 elements (arithmetic types
+// up to 8 bytes; more would cost more accumulators than loads saved), else 1.
+template <class T>
+inline constexpr unsigned column_vector_elements =
+    (std::is_arithmetic_v<T> && sizeof(T) <= 8) ? (16 / sizeof(T) < 4 ? 16 / sizeof(T) : 4) : 1;
+
+template <class T, unsigned V>
+struct alignas(sizeof(T) * V) column_vector {
+  T e[V];
+};
 
 template <class T, class Acc, class Out, class Op, class Form>
 struct columns_params {
@@ -41,104 +55,146 @@ struct columns_params {
 };
 
 template <class Params>
-__global__ void __launch_bounds__(kSegmentThreads) columns_kernel(const Params p) {
+struct columns_block {
   using T = typename Params::input;
   using Acc = typename Params::accumulator;
   using Out = typename Params::output;
   using Op = typename Params::op_type;
   using Form = typename Params::form_type;
   using fold_t = thread_fold<Acc, Op, Form>;
-  // One value per thread: a warp's column totals, then the chunk fold's per-thread folds.
-  __shared__ alignas(Acc) unsigned char values[kSegmentThreads][sizeof(Acc)];
-  __shared__ bool holds[kSegmentThreads];
-  __shared__ bool last;
+  using plain_fold = thread_fold<Acc, Op, no_form>;
+  static constexpr unsigned kVec = column_vector_elements<T>;
 
-  const column_plan& plan = p.plan;
-  const unsigned tag = unsigned(p.key);
-  const unsigned warp_id = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const unsigned width = plan.width, rows_per_load = plan.rows_per_load;
-  const unsigned row_in_load = lane / width, column_in_strip = lane % width;
-  const uint64_t row_step = uint64_t(kSegmentWarps) * rows_per_load;
-  const auto store_value = [&](unsigned t, const Acc& v, bool has) {
-    memcpy(values[t], &v, sizeof(Acc));
-    holds[t] = has;
+  // One value per thread and column of its vector: a warp's column totals, then the chunk
+  // fold's per-thread folds.
+  struct shared_state {
+    alignas(Acc) unsigned char values[kSegmentThreads][kVec][sizeof(Acc)];  // raw: Acc may have a constructor
+    bool holds[kSegmentThreads][kVec];
+    bool last;
   };
-  const auto value_at = [&](unsigned t) {
-    Acc v;
-    memcpy(&v, values[t], sizeof(Acc));
-    return v;
-  };
-  if (blockIdx.x == 0 && threadIdx.x == 0) device_word(p.temp[1]).store(0, cuda::memory_order_relaxed);
 
-  for (uint64_t unit = blockIdx.x; unit < plan.units; unit += gridDim.x) {
-    const uint64_t chunk = unit % plan.chunks, strip_unit = unit / plan.chunks;
-    const uint64_t o = strip_unit / plan.strips, strip = strip_unit % plan.strips;
-    const uint64_t column = strip * width + column_in_strip;
-    const bool active = row_in_load < rows_per_load && column < p.inner;
-    const uint64_t row_begin = chunk * plan.rows_per_chunk;
-    const uint64_t row_end = row_begin + plan.rows_per_chunk < p.axis ? row_begin + plan.rows_per_chunk : p.axis;
-    const T* in = p.in + int64_t(o) * p.outer_stride + int64_t(column);
+  const Params& p;
+  shared_state& sh;
+  const column_plan& plan;
+  unsigned tag, warp_id, lane;
+  unsigned strip_in_unit, warp_in_strip, row_in_load, lane_column;
 
-    // The lane's rows of its column, kColumnUnroll loads in flight.
-    fold_t f{Acc{}, false, p.op, p.form};
-    for (uint64_t first = row_begin + warp_id * rows_per_load; first < row_end; first += row_step * kColumnUnroll) {
-      T v[kColumnUnroll];
+  __device__ columns_block(const Params& params, shared_state& shared)
+      : p(params), sh(shared), plan(params.plan), tag(unsigned(params.key)), warp_id(threadIdx.x / 32),
+        lane(threadIdx.x % 32) {
+    strip_in_unit = warp_id / plan.warps_per_strip;
+    warp_in_strip = warp_id % plan.warps_per_strip;
+    row_in_load = lane / plan.width;
+    lane_column = lane % plan.width;
+  }
+
+  __device__ __forceinline__ fold_t new_fold() const { return fold_t{Acc{}, false, p.op, p.form}; }
+  __device__ __forceinline__ void store_value(unsigned t, unsigned v, const Acc& x, bool has) {
+    memcpy(sh.values[t][v], &x, sizeof(Acc));
+    sh.holds[t][v] = has;
+  }
+  __device__ __forceinline__ Acc value_at(unsigned t, unsigned v) const {
+    Acc x;
+    memcpy(&x, sh.values[t][v], sizeof(Acc));
+    return x;
+  }
+  // The first of the lane's columns in strip `strip`.
+  __device__ __forceinline__ uint64_t first_column(uint64_t strip) const {
+    return strip * plan.columns_per_strip() + uint64_t(lane_column) * plan.vec;
+  }
+
+  // Phase 1: the lane's rows [row_begin, row_end) of its V columns from `in`, folded per column.
+  template <unsigned V>
+  __device__ __forceinline__ void fold_rows(const T* in, uint64_t row_begin, uint64_t row_end, bool active,
+                                            fold_t (&f)[kVec]) const {
+    using vector = column_vector<T, V>;
+    const uint64_t row_step = uint64_t(plan.warps_per_strip) * plan.rows_per_load;
+    for (uint64_t first = row_begin + uint64_t(warp_in_strip) * plan.rows_per_load + row_in_load; first < row_end;
+         first += row_step * kColumnUnroll) {
+      vector v[kColumnUnroll];
 #pragma unroll
       for (unsigned k = 0; k < kColumnUnroll; ++k) {
-        const uint64_t row = first + k * row_step + row_in_load;
-        if (active && row < row_end) v[k] = in[int64_t(row) * p.axis_stride];
+        const uint64_t row = first + k * row_step;
+        if (active && row < row_end) v[k] = *reinterpret_cast<const vector*>(in + int64_t(row) * p.axis_stride);
       }
 #pragma unroll
       for (unsigned k = 0; k < kColumnUnroll; ++k) {
-        const uint64_t row = first + k * row_step + row_in_load;
-        if (active && row < row_end) f.add_element(v[k], row);
+        const uint64_t row = first + k * row_step;
+        if (active && row < row_end) {
+#pragma unroll
+          for (unsigned j = 0; j < V; ++j) f[j].add_element(v[k].e[j], row);
+        }
       }
     }
-    // Lane c (c < width) folds the lanes of its column, c + width, c + 2·width, …, in row order.
-    for (unsigned r = 1; r < rows_per_load; ++r) {
-      const Acc other = warp::shuffle_down(f.acc, int(r * width));
-      const bool other_has = __shfl_down_sync(warp::kFullMask, f.has ? 1u : 0u, r * width) != 0;
-      if (lane < width && other_has) f.add(other);
+  }
+
+  // Phase 2: lane c (c < width) folds the lanes of its columns, c + width, c + 2·width, …, in
+  // row order. Every lane of the warp calls it.
+  __device__ __forceinline__ void fold_lanes(fold_t (&f)[kVec]) const {
+    for (unsigned r = 1; r < plan.rows_per_load; ++r) {
+#pragma unroll
+      for (unsigned j = 0; j < kVec; ++j) {
+        const Acc other = warp::shuffle_down(f[j].acc, int(r * plan.width));
+        const bool other_has = __shfl_down_sync(warp::kFullMask, f[j].has ? 1u : 0u, r * plan.width) != 0;
+        if (lane < plan.width && other_has) f[j].add(other);
+      }
     }
+  }
+
+  // Phase 3: the first warp of each strip folds the strip's warps in warp order into `col`
+  // (lanes < width). Every thread calls it.
+  __device__ __forceinline__ void fold_warps(const fold_t (&f)[kVec], plain_fold (&col)[kVec]) {
+#pragma unroll
+    for (unsigned j = 0; j < kVec; ++j) col[j] = plain_fold{f[j].acc, f[j].has, p.op};
+    if (plan.warps_per_strip == 1) return;
     __syncthreads();  // the previous unit is done with `values`
-    if (lane < width) store_value(warp_id * 32 + lane, f.acc, f.has);
+    if (lane < plan.width) {
+#pragma unroll
+      for (unsigned j = 0; j < kVec; ++j) store_value(threadIdx.x, j, f[j].acc, f[j].has);
+    }
     __syncthreads();
-    // Warp 0's lane c folds its column's warp totals in warp order.
-    thread_fold<Acc, Op, no_form> col{Acc{}, false, p.op};
-    if (warp_id == 0 && lane < width) {
-      for (unsigned w = 0; w < kSegmentWarps; ++w)
-        if (holds[w * 32 + lane]) col.add(value_at(w * 32 + lane));
+    if (warp_in_strip == 0 && lane < plan.width) {
+      for (unsigned w = 1; w < plan.warps_per_strip; ++w) {
+        const unsigned t = (warp_id + w) * 32 + lane;
+#pragma unroll
+        for (unsigned j = 0; j < kVec; ++j)
+          if (sh.holds[t][j]) col[j].add(value_at(t, j));
+      }
     }
-    const bool writes = warp_id == 0 && lane < width && column < p.inner;
-    if (plan.chunks == 1) {
-      if (writes) p.out[o * p.inner + column] = p.form.finish(p.op, p.init, col.acc, col.has);
-      continue;
-    }
-    // Several chunks: store this chunk's partials (every column of a chunk holds a value: the
-    // chunk has rows, and lane c reads its first), then count the strip's arrivals.
-    const uint64_t strip_slots = plan.chunks * width;
-    const tagged_partials<Acc> parts{p.temp + p.layout.partials_word + strip_unit * strip_slots * kPartialWords<Acc>,
-                                     unsigned(strip_slots), tag};
-    if (writes) {
-      parts.store(unsigned(chunk * width + lane), col.acc);
+  }
+
+  __device__ __forceinline__ void write(uint64_t o, uint64_t column, const plain_fold& col) const {
+    p.out[o * p.inner + column] = p.form.finish(p.op, p.init, col.acc, col.has);
+  }
+
+  // Phase 4 with several chunks (a unit is one strip, every warp on it): the chunk's partials
+  // stored, then in the block that delivers the strip's last chunk, thread t folds column
+  // t % columns over chunks t / columns, + stripes, …, and each column's stripes are folded in order.
+  __device__ void combine_chunks(uint64_t o, uint64_t strip, uint64_t chunk, const plain_fold (&col)[kVec]) {
+    const unsigned columns = plan.columns_per_strip();
+    const uint64_t strip_unit = o * plan.strips + strip;
+    const tagged_partials<Acc> parts{p.temp + p.layout.partials_word + strip_unit * plan.chunks * columns * kPartialWords<Acc>,
+                                     unsigned(plan.chunks * columns), tag};
+    if (warp_id == 0 && lane < plan.width && first_column(strip) < p.inner) {
+      // Every column of a chunk holds a value: the chunk has rows, and its lanes read the first.
+#pragma unroll
+      for (unsigned j = 0; j < kVec; ++j)
+        if (j < plan.vec) parts.store(unsigned(chunk * columns + lane_column * plan.vec + j), col[j].acc);
       __threadfence();
     }
     __syncthreads();  // every column's partial is stored before thread 0 arrives
-    if (threadIdx.x == 0) {
-      last = tagged_add(p.temp + p.layout.counters_word + strip_unit, tag, 1) + 1 == plan.chunks;
-    }
+    if (threadIdx.x == 0) sh.last = tagged_add(p.temp + p.layout.counters_word + strip_unit, tag, 1) + 1 == plan.chunks;
     __syncthreads();
-    if (!last) continue;
-    // The last chunk's block: thread t folds column t % width over chunks t / width, t / width +
-    // stripes, … (stripes = threads / width), then each column's stripes are folded in order.
-    const unsigned stripes = kSegmentThreads / width;
-    const unsigned my_column = threadIdx.x % width, stripe = threadIdx.x / width;
-    thread_fold<Acc, Op, no_form> g{Acc{}, false, p.op};
+    if (!sh.last) return;
+    const unsigned stripes = kSegmentThreads / columns;
+    const unsigned my_column = threadIdx.x % columns, stripe = threadIdx.x / columns;
+    const bool mine = stripe < stripes && strip * columns + my_column < p.inner;
+    plain_fold g{Acc{}, false, p.op};
     bool gave_up = false;
-    if (stripe < stripes && strip * width + my_column < p.inner) {
+    if (mine) {
       bounded_wait wait{p.timeout_ns};
       for (uint64_t c = stripe; c < plan.chunks; c += stripes) {
-        const unsigned slot = unsigned(c * width + my_column);
+        const unsigned slot = unsigned(c * columns + my_column);
         unsigned long long seen[kPartialWords<Acc>];
         parts.load(slot, seen);
         while (!gave_up && !parts.reload_stale(slot, seen)) gave_up = !wait.again();
@@ -146,22 +202,61 @@ __global__ void __launch_bounds__(kSegmentThreads) columns_kernel(const Params p
       }
     }
     __syncthreads();  // warp 0 is done reading `values`
-    store_value(threadIdx.x, g.acc, g.has);
+    store_value(threadIdx.x, 0, g.acc, g.has);
     const bool stalled = __syncthreads_or(gave_up);
-    if (threadIdx.x < width && strip * width + threadIdx.x < p.inner) {
-      thread_fold<Acc, Op, no_form> total{Acc{}, false, p.op};
+    if (threadIdx.x < columns && strip * columns + threadIdx.x < p.inner) {
+      plain_fold total{Acc{}, false, p.op};
       for (unsigned s = 0; s < stripes; ++s)
-        if (holds[s * width + threadIdx.x]) total.add(value_at(s * width + threadIdx.x));
-      Out& out = p.out[o * p.inner + strip * width + threadIdx.x];
+        if (sh.holds[s * columns + threadIdx.x][0]) total.add(value_at(s * columns + threadIdx.x, 0));
+      const uint64_t column = strip * columns + threadIdx.x;
       if (stalled) {
-        out = stalled_result<Out>();
+        p.out[o * p.inner + column] = stalled_result<Out>();
         const unsigned long long epoch = device_word(p.temp[0]).load(cuda::memory_order_relaxed);
         device_word(p.temp[1]).store(kStalledCombine | ((epoch - 1) & ~kStalledCombine), cuda::memory_order_relaxed);
       } else {
-        out = p.form.finish(p.op, p.init, total.acc, total.has);
+        write(o, column, total);
       }
     }
   }
+
+  __device__ void run_unit(uint64_t unit) {
+    const uint64_t chunk = unit % plan.chunks, group_unit = unit / plan.chunks;
+    const uint64_t o = group_unit / plan.groups, strip = (group_unit % plan.groups) * plan.strips_per_unit + strip_in_unit;
+    const uint64_t column = first_column(strip);
+    const bool active = strip < plan.strips && row_in_load < plan.rows_per_load && column < p.inner;
+    const uint64_t row_begin = chunk * plan.rows_per_chunk;
+    const uint64_t row_end = row_begin + plan.rows_per_chunk < p.axis ? row_begin + plan.rows_per_chunk : p.axis;
+    const T* in = p.in + int64_t(o) * p.outer_stride + int64_t(column);
+    fold_t f[kVec];
+#pragma unroll
+    for (unsigned j = 0; j < kVec; ++j) f[j] = new_fold();
+    if (kVec > 1 && plan.vec == kVec) {
+      fold_rows<kVec>(in, row_begin, row_end, active, f);
+    } else {
+      fold_rows<1>(in, row_begin, row_end, active, f);
+    }
+    fold_lanes(f);
+    plain_fold col[kVec];
+    fold_warps(f, col);
+    if (plan.chunks > 1) {
+      combine_chunks(o, strip, chunk, col);
+      return;
+    }
+    if (warp_in_strip == 0 && lane < plan.width && active) {
+#pragma unroll
+      for (unsigned j = 0; j < kVec; ++j)
+        if (j < plan.vec) write(o, column + j, col[j]);
+    }
+  }
+};
+
+template <class Params>
+__global__ void __launch_bounds__(kSegmentThreads) columns_kernel(const Params p) {
+  using block_t = columns_block<Params>;
+  __shared__ typename block_t::shared_state sh;
+  block_t b{p, sh};
+  if (blockIdx.x == 0 && threadIdx.x == 0) device_word(p.temp[1]).store(0, cuda::memory_order_relaxed);
+  for (uint64_t unit = blockIdx.x; unit < p.plan.units; unit += gridDim.x) b.run_unit(unit);
 }
 
 }  // namespace warpfold::detail

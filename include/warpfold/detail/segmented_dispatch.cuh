@@ -107,6 +107,16 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
 }
 
+// The columns a lane of the columns kernel reads at once: its vector where every row of every
+// strip starts on a vector boundary, else 1.
+template <class T>
+unsigned column_vector_of(const T* d_in, const axis_shape& s) {
+  constexpr unsigned v = column_vector_elements<T>;
+  const bool aligned = !misaligned(d_in, sizeof(T) * v) && s.inner % v == 0 && (s.outer <= 1 || s.outer_stride % v == 0) &&
+                       (s.axis <= 1 || s.axis_stride % v == 0);
+  return aligned ? v : 1;
+}
+
 // reduce_axis's columns (segmented_columns.cuh).
 template <class T, class Acc, class Out, class Op, class Form>
 cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s, Acc init,
@@ -116,10 +126,16 @@ cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_
   current_device current;
   kernel_capacity capacity;
   if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
-  const column_plan plan = plan_columns(s.outer, s.axis, s.inner, capacity.blocks);
+  const column_plan plan = plan_columns(s.outer, s.axis, s.inner, capacity.blocks, column_vector_of<T>(d_in, s));
   const columns_layout layout = layout_columns(plan, s.outer, kPartialWords<Acc>);
+  // The size answers either vector width, so that a query with another pointer's alignment holds.
+  const column_plan scalar_plan = plan_columns(s.outer, s.axis, s.inner, capacity.blocks, 1);
+  const uint64_t scalar_words = layout_columns(scalar_plan, s.outer, kPartialWords<Acc>).words;
   bool run = false;
-  if (cudaError_t rc = answer_size(d_temp, temp_bytes, layout.words, run); rc != cudaSuccess || !run) return rc;
+  if (cudaError_t rc = answer_size(d_temp, temp_bytes, layout.words > scalar_words ? layout.words : scalar_words, run);
+      rc != cudaSuccess || !run) {
+    return rc;
+  }
   unsigned long long key = 0;
   if (cudaError_t rc = begin_segmented_call(stream, d_temp, layout.counters_word, layout.words, key); rc != cudaSuccess) {
     return rc;
@@ -200,6 +216,11 @@ cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* 
     return rc;
   }
   const uint64_t outputs = s.outer * s.inner, total = s.axis * outputs;
+  if (s.inner == 1 && s.outer > 1 && s.outer_stride == 1 && s.axis_stride != 1) {
+    // Outputs side by side and rows apart (x.T.sum(1)): the same outputs as columns of one outer.
+    const axis_shape columns{1, s.axis, s.outer, 0, s.axis_stride, 1};
+    return run_columns(d_temp, temp_bytes, d_in, d_out, columns, init, op, form, stream);
+  }
   switch (choose_axis_path(s)) {
     case axis_path::columns: return run_columns(d_temp, temp_bytes, d_in, d_out, s, init, op, form, stream);
     case axis_path::rows: {

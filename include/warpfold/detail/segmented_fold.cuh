@@ -89,12 +89,6 @@ struct strided_segment {
 
 // --- folds of one segment -----------------------------------------------------------------------
 
-// The n-th (from 0) set bit of mask, which has more than n.
-__device__ __forceinline__ unsigned nth_set_bit(unsigned mask, unsigned n) {
-  for (unsigned i = 0; i < n; ++i) mask &= mask - 1;
-  return unsigned(__ffs(int(mask)) - 1);
-}
-
 // Lanes [0, valid) of each aligned group of `lanes` lanes (a power of two up to 32, the same in
 // the whole warp) hold values; the group's lane 0 gets their fold, halving as warp_reduce does.
 // Every lane of the warp calls it.
@@ -183,16 +177,28 @@ __device__ __forceinline__ Acc block_total(const Fold& f, Op op, block::reduce_s
 
 // A counter in one 64-bit word: the count in the low half, the call's tag in the high half. A word
 // another call left counts as 0, so temp storage needs no clearing (combine.cuh says why tags are
-// unique per call). Adds `by` and returns the count before.
+// unique per call). Adds `by` and returns the count before. Only the first adds of a call meet a
+// stale tag and install it by compare-and-swap; once it is there, an add is a plain atomic add,
+// which the L2 serves without the retries that make a contended compare-and-swap loop serial.
 __device__ __forceinline__ uint32_t tagged_add(unsigned long long* word, unsigned tag, uint32_t by) {
   device_word w(*word);
   unsigned long long seen = w.load(cuda::memory_order_relaxed);
   for (;;) {
-    const uint32_t count = unsigned(seen >> 32) == tag ? uint32_t(seen) : 0u;
-    const unsigned long long next = (static_cast<unsigned long long>(tag) << 32) | uint32_t(count + by);
-    if (w.compare_exchange_weak(seen, next, cuda::memory_order_acq_rel, cuda::memory_order_relaxed)) return count;
+    if (unsigned(seen >> 32) == tag) return uint32_t(w.fetch_add(by, cuda::memory_order_acq_rel));
+    const unsigned long long installed = (static_cast<unsigned long long>(tag) << 32) | by;
+    if (w.compare_exchange_weak(seen, installed, cuda::memory_order_acq_rel, cuda::memory_order_relaxed)) return 0;
   }
 }
+
+// tagged_add for a word known to carry this call's tag (an earlier add of the caller's, or a
+// publisher that installed it): one atomic add, no check. An unused answer costs no wait.
+__device__ __forceinline__ uint32_t tagged_add_installed(unsigned long long* word, uint32_t by,
+                                                         cuda::memory_order order = cuda::memory_order_acq_rel) {
+  return uint32_t(device_word(*word).fetch_add(by, order));
+}
+
+// A counter word holding count 0 under this call's tag.
+__device__ __forceinline__ unsigned long long tagged_zero(unsigned tag) { return static_cast<unsigned long long>(tag) << 32; }
 
 __device__ __forceinline__ uint32_t tagged_count(unsigned long long* word, unsigned tag) {
   const unsigned long long seen = device_word(*word).load(cuda::memory_order_acquire);

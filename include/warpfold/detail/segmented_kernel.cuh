@@ -75,6 +75,7 @@ struct segments_block {
     int64_t base[kMaxTileSegments];  // the tile's slots
     uint64_t len[kMaxTileSegments];
     unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order
+    uint16_t listed[kSegmentWarps][kMaxTileSegments / kSegmentWarps];  // each warp's slots of one class
     unsigned own_count;
     unsigned long long claim[2];     // thread 0's claim: entry (kNoEntry: none), piece
     bool last;                       // thread 0: this block delivered a segment's last piece
@@ -84,6 +85,7 @@ struct segments_block {
   const Params& p;
   shared_state& sh;
   unsigned tag;
+  bool counted_a_tile = false;  // thread 0: the classification counter carries this call's tag
 
   __device__ __forceinline__ fold_t new_fold() const { return fold_t{Acc{}, false, p.op, p.form}; }
   __device__ __forceinline__ void write(uint64_t s, const Acc& total, bool has) const {
@@ -122,6 +124,9 @@ struct segments_block {
     device_word(w[3]).store(s, cuda::memory_order_relaxed);
     device_word(w[4]).store(base, cuda::memory_order_relaxed);
     device_word(w[5]).store(pieces, cuda::memory_order_relaxed);
+    // The cursor and the arrivals carry the tag before anyone sees the entry: plain adds serve them.
+    device_word(w[1]).store(tagged_zero(tag), cuda::memory_order_relaxed);
+    device_word(w[2]).store(tagged_zero(tag), cuda::memory_order_relaxed);
     device_word(w[0]).store(published(), cuda::memory_order_release);
     return true;
   }
@@ -145,16 +150,42 @@ struct segments_block {
       }
     }
     __syncthreads();
-    if (threadIdx.x == 0) tagged_add(word(kClassifiedWord), tag, 1);
+    if (threadIdx.x == 0) count_classified_tile();
   }
 
-  // The lane-class segments of one chunk of 32 slots whose class is `lanes` lanes (`mask`: the
-  // slots c0 + bit). Each group of `lanes` lanes takes lane_batch<T> of them at a time, every load
-  // out before any fold; lane l of a group reads elements l, l + lanes, … (at most kLaneItems).
-  __device__ void fold_lane_class(uint64_t first, unsigned c0, unsigned mask, unsigned lanes, unsigned lane) const {
+  // Thread 0, after a tile's classification: the counter that helpers wait on goes up by one.
+  __device__ __forceinline__ void count_classified_tile() {
+    if (counted_a_tile) {
+      tagged_add_installed(word(kClassifiedWord), 1, cuda::memory_order_release);
+    } else {
+      tagged_add(word(kClassifiedWord), tag, 1);
+      counted_a_tile = true;
+    }
+  }
+
+  // Lists the calling warp's slots [lo, hi) of lane class `lanes` in sh.listed[warp]; returns how
+  // many. Every lane of the warp calls it.
+  __device__ unsigned list_lane_class(unsigned lo, unsigned hi, unsigned lanes, unsigned warp_id, unsigned lane) {
+    unsigned n = 0;
+    for (unsigned c0 = lo; c0 < hi; c0 += 32) {
+      const unsigned j = c0 + lane;
+      const uint64_t len = j < hi ? sh.len[j] : 0;
+      const bool in_class = classify_segment(len, sizeof(T)) == segment_class::lanes && lanes_for_length(len) == lanes;
+      const unsigned mask = __ballot_sync(warp::kFullMask, in_class);
+      if (in_class) sh.listed[warp_id][n + __popc(mask & ((1u << lane) - 1))] = uint16_t(j);
+      n += __popc(mask);
+    }
+    __syncwarp();
+    return n;
+  }
+
+  // The `total` listed slots of lane class `lanes`. Each group of `lanes` lanes takes
+  // lane_batch<T> of them at a time, every load out before any fold; lane l of a group reads
+  // elements l, l + lanes, … (at most kLaneItems).
+  __device__ void fold_lane_class(uint64_t first, const uint16_t* listed, unsigned total, unsigned lanes,
+                                  unsigned lane) const {
     constexpr unsigned kBatch = lane_batch<T>;
     const unsigned groups = 32 / lanes, group = lane / lanes, in_group = lane % lanes;
-    const unsigned total = __popc(mask);
     for (unsigned next = 0; next < total; next += groups * kBatch) {
       T v[kBatch][kLaneItems];
       unsigned slot[kBatch];
@@ -162,7 +193,7 @@ struct segments_block {
 #pragma unroll
       for (unsigned b = 0; b < kBatch; ++b) {
         const unsigned k = next + b * groups + group;
-        slot[b] = k < total ? c0 + nth_set_bit(mask, k) : 0;
+        slot[b] = k < total ? listed[k] : 0;
         len[b] = k < total ? sh.len[slot[b]] : 0;
         const View seg = p.source.view_of({k < total ? sh.base[slot[b]] : 0, len[b]});
 #pragma unroll
@@ -195,21 +226,20 @@ struct segments_block {
     if (lane == 0) write(first + j, total, true);
   }
 
-  // Step 3: warp w takes the w-th share of the tile's slots, 32 at a time: first the lane classes,
-  // narrowest first, then its warp-class segments one by one.
-  __device__ void fold_warp_classes(uint64_t first, unsigned count) const {
+  // Step 3: warp w takes the w-th share of the tile's slots: its lane classes, narrowest first,
+  // each listed then folded with many segments in flight, then its warp-class segments one by one.
+  __device__ void fold_warp_classes(uint64_t first, unsigned count) {
     const unsigned warp_id = threadIdx.x / 32, lane = threadIdx.x % 32;
     const unsigned share = (count + kSegmentWarps - 1) / kSegmentWarps;
     const unsigned lo = min(count, warp_id * share), hi = min(count, lo + share);
+    for (unsigned l = 1; l <= kMaxLaneGroup; l *= 2) {
+      const unsigned listed = list_lane_class(lo, hi, l, warp_id, lane);
+      if (listed != 0) fold_lane_class(first, sh.listed[warp_id], listed, l, lane);
+      __syncwarp();  // the list is read before the next class overwrites it
+    }
     for (unsigned c0 = lo; c0 < hi; c0 += 32) {
       const unsigned j = c0 + lane;
-      const uint64_t len = j < hi ? sh.len[j] : 0;
-      const segment_class c = classify_segment(len, sizeof(T));
-      const unsigned lanes = c == segment_class::lanes ? lanes_for_length(len) : 0;
-      for (unsigned l = 1; l <= kMaxLaneGroup; l *= 2) {
-        const unsigned mask = __ballot_sync(warp::kFullMask, lanes == l);
-        if (mask != 0) fold_lane_class(first, c0, mask, l, lane);
-      }
+      const segment_class c = classify_segment(j < hi ? sh.len[j] : 0, sizeof(T));
       for (unsigned mask = __ballot_sync(warp::kFullMask, c == segment_class::warp); mask != 0; mask &= mask - 1) {
         fold_in_warp(first, c0 + unsigned(__ffs(int(mask)) - 1), lane);
       }
@@ -262,23 +292,50 @@ struct segments_block {
     }
   }
 
-  // Thread 0: the next piece of a published long segment, from entry `next` on; false if none.
-  __device__ bool claim_piece(uint32_t& next, uint32_t& e, uint32_t& piece) const {
-    for (;; ++next) {
-      const uint32_t published_entries = tagged_count(word(kEntriesWord), tag);
-      const uint32_t entries = uint32_t(published_entries < p.layout.max_entries ? published_entries : p.layout.max_entries);
-      if (next >= entries) return false;
-      unsigned long long* w = entry(next);
-      // Not yet published: its owner, still running, takes its pieces once it has.
-      if (device_word(w[0]).load(cuda::memory_order_acquire) != published()) continue;
-      const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
-      if (tagged_count(w + 1, tag) >= pieces) continue;
-      const uint32_t c = tagged_add(w + 1, tag, 1);
-      if (c < pieces) {
-        e = next;
-        piece = c;
+  // Thread 0's place among the published entries: the entry it draws pieces of, that entry's
+  // piece count once seen published (0: not yet read), and a draw already made from its cursor.
+  struct claim_state {
+    uint32_t next = 0, pieces = 0, ahead = 0;
+    bool has_ahead = false;
+    __device__ __forceinline__ void advance() {
+      ++next;
+      pieces = 0;
+      has_ahead = false;
+    }
+  };
+
+  __device__ __forceinline__ uint32_t draw(uint32_t e) const { return tagged_add_installed(entry(e) + 1, 1, cuda::memory_order_relaxed); }
+
+  // Thread 0: the next piece of a published long segment, from entry c.next on; false if none.
+  __device__ bool claim_piece(claim_state& c, uint32_t& e, uint32_t& piece) const {
+    for (;; c.advance()) {
+      if (c.pieces == 0) {
+        const uint32_t published_entries = tagged_count(word(kEntriesWord), tag);
+        const uint32_t entries = uint32_t(published_entries < p.layout.max_entries ? published_entries : p.layout.max_entries);
+        if (c.next >= entries) return false;
+        unsigned long long* w = entry(c.next);
+        // Not yet published: its owner, still running, takes its pieces once it has.
+        if (device_word(w[0]).load(cuda::memory_order_acquire) != published()) continue;
+        c.pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
+      }
+      const uint32_t drawn = c.has_ahead ? c.ahead : draw(c.next);
+      c.has_ahead = false;
+      if (drawn < c.pieces) {
+        e = c.next;
+        piece = drawn;
         return true;
       }
+    }
+  }
+
+  // Thread 0, once the block has its piece: the next draw goes out now and returns while the
+  // block reads, so that a claim costs no round trip of its own.
+  __device__ __forceinline__ void draw_ahead(claim_state& c, uint32_t piece) const {
+    if (piece + 1 < c.pieces) {
+      c.ahead = draw(c.next);
+      c.has_ahead = true;
+    } else {
+      c.advance();
     }
   }
 
@@ -297,7 +354,7 @@ struct segments_block {
     const tagged_partials<Acc> parts{word(p.layout.pool_word + base * kPartialWords<Acc>), pieces, tag};
     if (threadIdx.x == 0) {
       parts.store(piece, total);
-      sh.last = tagged_add(w + 2, tag, 1) + 1 == pieces;  // release: the partial is stored
+      sh.last = tagged_add_installed(w + 2, 1) + 1 == pieces;  // release: the partial is stored
     }
     __syncthreads();
     if (!sh.last) return;
@@ -318,20 +375,22 @@ struct segments_block {
   // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
   // then take pieces of long segments until none is left.
   __device__ void help() {
-    uint32_t next = 0;  // thread 0's place among the entries
+    claim_state c;  // thread 0's
     if (threadIdx.x == 0) {
       const uint64_t need = tiles_through_block(blockIdx.x, p.tiles, gridDim.x);
       const uint32_t target = uint32_t(need < p.tiles ? need : p.tiles);
       bounded_wait wait{p.timeout_ns};
-      while (tagged_count(word(kClassifiedWord), tag) < target && wait.again()) {
-      }
+      // Every idle block polls this one word: a pause between polls leaves its L2 slice to the
+      // working blocks' adds and loads.
+      while (tagged_count(word(kClassifiedWord), tag) < target && wait.again()) __nanosleep(kHelperPollNs);
     }
     for (;;) {
       if (threadIdx.x == 0) {
         uint32_t e = 0, piece = 0;
-        const bool found = claim_piece(next, e, piece);
+        const bool found = claim_piece(c, e, piece);
         sh.claim[0] = found ? e : kNoEntry;
         sh.claim[1] = piece;
+        if (found) draw_ahead(c, piece);
       }
       __syncthreads();
       const unsigned long long e = sh.claim[0], piece = sh.claim[1];
@@ -343,7 +402,7 @@ struct segments_block {
 };
 
 template <class Params>
-__global__ void __launch_bounds__(kSegmentThreads) segments_kernel(const Params p) {
+__global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_kernel(const Params p) {
   using block_t = segments_block<Params>;
   __shared__ typename block_t::shared_state sh;
   block_t b{p, sh, unsigned(p.key)};

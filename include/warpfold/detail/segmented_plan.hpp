@@ -56,6 +56,7 @@ namespace warpfold::detail {
 // --- the segments kernel's policy ------------------------------------------------------------
 inline constexpr unsigned kSegmentThreads = kThreads;                     // per block
 inline constexpr unsigned kSegmentWarps = kSegmentThreads / 32;
+inline constexpr unsigned kSegmentMinBlocks = 4;     // resident blocks per SM the segments kernel's registers allow, at least
 inline constexpr unsigned kSegmentInFlight = kHopperPolicy.narrow_vectors;  // vectors per thread per tile
 inline constexpr unsigned kLaneItems = 4;            // elements per lane in the lane classes
 inline constexpr unsigned kLaneBatch = 2;            // segments in flight per lane group
@@ -64,6 +65,7 @@ inline constexpr unsigned kWarpMaxBytes = 4096;      // the warp class, up to th
 inline constexpr unsigned kPieceMinTiles = 4;        // tiles per piece of a long segment, at least
 inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
 inline constexpr unsigned kTilesPerBlock = 4;        // segment tiles per block, at least, where there are enough
+inline constexpr unsigned kHelperPollNs = 500;       // pause between an idle block's polls
 inline constexpr unsigned kPoolSplits = 32;          // long segments split grid-wide at once, without the input's length
 // The columns kernel's policy.
 inline constexpr unsigned kColumnUnroll = 8;         // rows per lane in flight
@@ -222,34 +224,47 @@ inline axis_path choose_axis_path(const axis_shape& s) {
   return s.axis_stride == 1 ? axis_path::rows : axis_path::strided_rows;
 }
 
-// The columns kernel's split. Outputs are cut into strips of `width` neighbouring columns (32, or
-// all of them below 32); a warp's lanes cover rows_per_load rows of a strip at once (32 / width).
-// Where outer × strips work units are too few to fill the grid (kColumnUnitsPerBlock per block),
-// the axis is cut into `chunks` of rows_per_chunk rows, each a unit of its own, and each strip's
-// chunks are combined per column.
+// The columns kernel's split. A lane reads `vec` neighbouring columns at once (a vector where the
+// layout allows, else 1). The outputs are cut into strips of width · vec columns (width: 32 lanes,
+// or fewer for a narrower row); a warp covers rows_per_load = 32 / width rows of a strip at once.
+// A work unit gives each of the block's warps one strip: warps_per_strip warps split the rows of
+// each of its strips_per_unit strips, as many as the axis gives each warp a whole round of loads,
+// so that a short axis keeps every warp on a strip of its own. Where the units are too few to fill
+// the grid (kColumnUnitsPerBlock per block) and a strip takes every warp, the axis is cut into
+// `chunks` of rows_per_chunk rows, each a unit of its own, and each strip's chunks are combined
+// per column.
 struct column_plan {
-  unsigned width = 1, rows_per_load = 32;
-  uint64_t strips = 0, chunks = 1, rows_per_chunk = 0, units = 0;
+  unsigned vec = 1, width = 1, rows_per_load = 32, warps_per_strip = kSegmentWarps, strips_per_unit = 1;
+  uint64_t strips = 0, groups = 0, chunks = 1, rows_per_chunk = 0, units = 0;
+  WARPFOLD_HOST_DEVICE constexpr unsigned columns_per_strip() const { return width * vec; }
 };
-inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, unsigned grid) {
+inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, unsigned grid, unsigned vec = 1) {
   column_plan p;
-  p.width = unsigned(inner < 32 ? inner : 32);
+  p.vec = vec;
+  const uint64_t lanes_needed = ceil_div(inner, vec);
+  p.width = unsigned(lanes_needed < 32 ? lanes_needed : 32);
   p.rows_per_load = 32 / p.width;
-  p.strips = ceil_div(inner, p.width);
-  const uint64_t strip_units = outer * p.strips;
+  p.strips = ceil_div(lanes_needed, p.width);
+  const uint64_t warp_round = uint64_t(p.rows_per_load) * kColumnUnroll;
+  unsigned warps = 1;
+  while (warps < kSegmentWarps && 2 * warps * warp_round <= axis) warps *= 2;
+  p.warps_per_strip = warps;
+  p.strips_per_unit = kSegmentWarps / warps;
+  p.groups = ceil_div(p.strips, p.strips_per_unit);
+  const uint64_t group_units = outer * p.groups;
   const uint64_t wanted = uint64_t(grid) * kColumnUnitsPerBlock;
-  const uint64_t rows_per_round = uint64_t(kSegmentWarps) * p.rows_per_load * kColumnUnroll;
-  uint64_t chunks = strip_units < wanted ? ceil_div(wanted, strip_units) : 1;
-  const uint64_t most = axis == 0 ? 1 : ceil_div(axis, rows_per_round);
+  uint64_t chunks = warps == kSegmentWarps && group_units < wanted ? ceil_div(wanted, group_units) : 1;
+  const uint64_t most = axis == 0 ? 1 : ceil_div(axis, kSegmentWarps * warp_round);
   if (chunks > most) chunks = most;
   p.rows_per_chunk = axis == 0 ? 0 : ceil_div(axis, chunks);
   p.chunks = axis == 0 ? 1 : ceil_div(axis, p.rows_per_chunk);
-  p.units = strip_units * p.chunks;
+  p.units = group_units * p.chunks;
   return p;
 }
 
-// Temp storage of the columns kernel, in 8-byte words: the header, then (where the axis is cut)
-// one tagged arrival counter per strip and the tagged partials, one per column and chunk.
+// Temp storage of the columns kernel, in 8-byte words: the header, then (where the axis is cut,
+// and so every unit is one strip) one tagged arrival counter per strip and the tagged partials,
+// one per column and chunk.
 struct columns_layout {
   uint64_t counters_word = kSegmentCounterWords;
   uint64_t partials_word = kSegmentCounterWords;
@@ -260,7 +275,7 @@ inline columns_layout layout_columns(const column_plan& p, uint64_t outer, unsig
   if (p.chunks <= 1) return l;
   const uint64_t strips = outer * p.strips;
   l.partials_word = l.counters_word + strips;
-  l.words = l.partials_word + strips * p.chunks * p.width * partial_words;
+  l.words = l.partials_word + strips * p.chunks * p.columns_per_strip() * partial_words;
   return l;
 }
 
