@@ -17,7 +17,8 @@ const LadderKernel& find(std::string_view name, Variant v) {
 }  // namespace
 
 // Each step is one entry: its kernels launch and have an entry point, every book kernel has a
-// fixed twin, and the book's eleven steps (warm-up included) are all there.
+// fixed twin but the experiment on one, and the book's eleven steps (warm-up included) are all
+// there.
 TEST(Registry, EveryBookKernelHasAFixedTwin) {
   const auto& all = ladder_kernels();
   std::set<std::string> book, fixed;
@@ -27,7 +28,8 @@ TEST(Registry, EveryBookKernelHasAFixedTwin) {
     EXPECT_NE(k.function, nullptr) << k.name;
     EXPECT_FALSE(k.function_name.empty()) << k.name;
   }
-  for (const std::string& name : book) EXPECT_EQ(fixed.count(name), 1u) << name << " has no fixed twin";
+  const std::set<std::string> book_only = {"reduceUnrolling8Pragma"};
+  for (const std::string& name : book) EXPECT_EQ(fixed.count(name), book_only.count(name) ? 0u : 1u) << name;
   for (const char* name : {"warmup", "reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved",
                            "reduceUnrolling2", "reduceUnrolling4", "reduceUnrolling8", "reduceUnrollWarps8",
                            "reduceCompleteUnrollWarps8", "reduceCompleteUnroll", "reduceUnrollWarps"}) {

@@ -30,6 +30,15 @@ size_t count_opcode(const SassFunction& f, const std::string& stem) {
   }));
 }
 
+// The opcodes in code order, padding left out: the code's shape, whatever its registers.
+std::vector<std::string> opcodes(const SassFunction& f) {
+  std::vector<std::string> out;
+  for (const SassInstruction& i : f.instructions) {
+    if (!is_padding(i)) out.push_back(i.opcode);
+  }
+  return out;
+}
+
 }  // namespace
 
 // docs/execution-model.md, "Predication": at -O3 the book's divergence kernels have no branch;
@@ -75,4 +84,17 @@ TEST(SassClaims, NeighboredLessAndInterleavedCompileToTheSameLoop) {
   EXPECT_EQ(count_opcode(interleaved, "MUFU"), 0u);
   EXPECT_EQ(count_opcode(neighbored, "MUFU"), 1u);  // the reciprocal of the unsigned division
   EXPECT_GE(n.instructions, l.instructions + 10);
+}
+
+// docs/unrolling.md: seed 001 says nvcc cannot unroll the kernels' loops, so that they must be
+// unrolled by hand. The book's reduceUnrolling8 (eight loads written out) and the same kernel with
+// a `#pragma unroll` loop compile to the same instructions, in the same order: eight loads in
+// flight together, no loop left.
+TEST(SassClaims, PragmaUnrollGivesTheManualUnrollsCode) {
+  WARPFOLD_SM90_FUNCTION(manual, "reduceUnrolling8", "book");
+  WARPFOLD_SM90_FUNCTION(pragma, "reduceUnrolling8Pragma", "book");
+  EXPECT_EQ(opcodes(pragma), opcodes(manual));
+  const SassSummary m = summarize(manual);
+  EXPECT_EQ(m.global_loads, (std::map<int, size_t>{{32, 11}}));  // 8 for the unrolling, 3 for the fold
+  EXPECT_EQ(summarize(pragma).branches, m.branches);
 }

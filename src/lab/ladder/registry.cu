@@ -4,6 +4,7 @@
 
 #include "lab/ladder/ladder_book.cuh"
 #include "lab/ladder/ladder_fixed.cuh"
+#include "lab/ladder/ladder_pragma.cuh"
 
 #include <stdexcept>
 #include <string>
@@ -83,7 +84,8 @@ struct Step {
   Entry book, fixed;
 };
 
-// The steps of the ladder, in the order the book climbs it.
+// The steps of the ladder, in the order the book climbs it, then the experiment on its unrolling
+// (docs/unrolling.md).
 std::vector<Step> steps() {
   return {
       {"warmup", 1, false, "warm-up (reduceNeighbored's code)", book_kernel<book::warmup>(), fixed_kernel<fixed::warmup>()},
@@ -110,6 +112,9 @@ std::vector<Step> steps() {
         "reduceCompleteUnroll<512>"}},
       {"reduceUnrollWarps", 2, true, "unrolling: 2 tiles + last warp", book_kernel<book::reduceUnrollWarps>(),
        fixed_kernel<fixed::reduceUnrollWarps<2>>()},
+      // An experiment on a book kernel: the book's code with one change, so a book kernel only.
+      {"reduceUnrolling8Pragma", 8, false, "unrolling: the 8 loads as a #pragma unroll loop",
+       book_kernel<book::reduceUnrolling8Pragma>(), {}},
   };
 }
 
