@@ -98,3 +98,26 @@ TEST(SassClaims, PragmaUnrollGivesTheManualUnrollsCode) {
   EXPECT_EQ(m.global_loads, (std::map<int, size_t>{{32, 11}}));  // 8 for the unrolling, 3 for the fold
   EXPECT_EQ(summarize(pragma).branches, m.branches);
 }
+
+// docs/ladder.md, "Past the book": on sm_80 and up cg::reduce sums a warp's 32-bit integers with
+// redux.sync, the instruction __reduce_add_sync names, so the two rungs are the same code: one
+// REDUX per warp fold (the warps', then their totals'), no shuffle. CUB's BlockReduce uses it for
+// its warps' step and sums the warp totals in one thread.
+TEST(SassClaims, ModernRungsSumWarpsWithRedux) {
+  WARPFOLD_SM90_FUNCTION(cg, "reduceCooperativeGroups", "fixed");
+  WARPFOLD_SM90_FUNCTION(redux, "reduceReduxSync", "fixed");
+  WARPFOLD_SM90_FUNCTION(cub, "reduceCubBlockReduce<512>", "fixed");
+  EXPECT_EQ(opcodes(cg), opcodes(redux));
+  for (const SassFunction* f : {&cg, &redux}) {
+    const SassSummary s = summarize(*f);
+    EXPECT_EQ(s.warp_reductions, 2u) << f->name;
+    EXPECT_EQ(s.shuffles, 0u) << f->name;
+    EXPECT_EQ(s.barriers, 1u) << f->name;
+    EXPECT_EQ(s.global_loads, (std::map<int, size_t>{{32, 8}})) << f->name;  // eight tiles, read once
+    EXPECT_EQ(s.global_stores, (std::map<int, size_t>{{32, 1}})) << f->name;  // the block's partial only
+  }
+  const SassSummary c = summarize(cub);
+  EXPECT_EQ(c.warp_reductions, 1u);
+  EXPECT_EQ(c.shuffles, 0u);
+  EXPECT_EQ(c.global_stores, (std::map<int, size_t>{{32, 1}}));
+}
