@@ -2,6 +2,7 @@
 // summarising the machine code; with cuobjdump installed, the live path on this test binary, which
 // holds the lab's kernels.
 #include "cpu/profile_test_data.hpp"
+#include "cpu/sass_test_support.hpp"
 #include "profile/profile_failure.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/sass_lookup.hpp"
@@ -14,6 +15,7 @@
 #include <utility>
 
 using namespace warpfold::profile;
+using warpfold::testing::installed_cuobjdump;
 using warpfold::testing::read_test_data;
 
 namespace {
@@ -28,15 +30,6 @@ const SassFunction& by_name(const std::vector<SassFunction>& fs, const std::stri
 std::vector<std::string> listed() { return parse_function_list(read_test_data("sass/list_text_sm90.txt")); }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
-// cuobjdump's path, or an empty path and why it was not found (the live tests skip then).
-std::pair<std::string, std::string> installed_cuobjdump() {
-  try {
-    return {find_cuobjdump(std::nullopt), ""};
-  } catch (const ProfileFailure& f) {
-    return {"", f.what()};
-  }
-}
 
 }  // namespace
 

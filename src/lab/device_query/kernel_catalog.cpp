@@ -10,6 +10,7 @@ std::vector<LabKernel> lab_kernels() {
   std::vector<LabKernel> out;
   for (VariantSelection variant : {VariantSelection::book, VariantSelection::fixed}) {
     for (const LadderKernel* k : select_kernels(variant)) {
+      if (!k->function) continue;  // the library's rung: its kernel is chosen by size, at run time
       out.push_back({std::string(k->function_name) + " (" + std::string(to_string(k->variant)) + ")", "ladder", k->function});
     }
   }

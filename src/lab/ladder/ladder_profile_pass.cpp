@@ -27,7 +27,7 @@ profile::LaunchManifest ladder_profile_pass(const LadderOptions& o) {
   for (const LadderKernel* k : select_kernels(o.variants)) {
     // The book's launch rule may launch nothing (grid.x / 8 rounding to 0): no row to profile.
     if (ws.run_and_check(*k, o.block).launched) {
-      launches.add(variant_label(k->name, to_string(k->variant)), std::string(k->name));
+      launches.add(variant_label(k->name, to_string(k->variant)), std::string(k->function_name));
     }
   }
   return launches;

@@ -30,7 +30,8 @@ LadderWorkspace::LadderWorkspace(const std::vector<int>& input, int64_t exact_su
       stream_(stream),
       pristine_(n_ + kPadding),
       work_(n_ + kPadding),
-      partials_(max_partials(n_)) {
+      partials_(max_partials(n_)),
+      scratch_(ladder_scratch_bytes()) {
   std::vector<int> padded(input);
   padded.resize(n_ + kPadding, kPaddingPoison);
   // On the workspace's stream, then waited for: a plain cudaMemcpy from pageable memory may return
@@ -44,7 +45,8 @@ void LadderWorkspace::restore() const {
 }
 
 bool LadderWorkspace::launch(const LadderKernel& k, unsigned block) const {
-  const bool launched = k.launch(work_.get(), partials_.get(), n_, ladder_grid(k, n_, block), block, stream_);
+  const bool launched = k.launch(work_.get(), partials_.get(), n_, ladder_grid(k, n_, block), block,
+                                 {scratch_.get(), scratch_.bytes()}, stream_);
   WARPFOLD_CUDA_CHECK(cudaGetLastError());
   return launched;
 }

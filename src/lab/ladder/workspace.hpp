@@ -31,7 +31,8 @@ class LadderWorkspace {
  public:
   LadderWorkspace(const std::vector<int>& input, int64_t exact_sum, cudaStream_t stream);
 
-  // Device bytes a workspace for n elements needs (for a clear error before allocating).
+  // Device bytes a workspace for n elements needs (for a clear error before allocating), less
+  // the library rung's scratch, a few KiB whatever n.
   static size_t bytes_needed(uint64_t n);
   // Host bytes the constructor takes on top of `input` (its padded staging copy).
   static size_t host_bytes_needed(uint64_t n);
@@ -49,6 +50,7 @@ class LadderWorkspace {
   harness::DeviceBuffer<int> pristine_;
   harness::DeviceBuffer<int> work_;
   harness::DeviceBuffer<int> partials_;
+  harness::DeviceBuffer<unsigned char> scratch_;  // ladder_scratch_bytes(), for the library's rung
 };
 
 }  // namespace warpfold::lab
