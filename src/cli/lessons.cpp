@@ -8,6 +8,7 @@
 #include "cli/ladder_command.hpp"
 #include "cli/lesson_builder.hpp"
 #include "cli/nested_command.hpp"
+#include "cli/warps_command.hpp"
 #include "lab/divergence/divergence_profile_pass.hpp"
 #include "lab/grid_shape/grid_profile_pass.hpp"
 #include "lab/ladder/ladder_profile_pass.hpp"
@@ -24,13 +25,19 @@ auto lab_options(const Options& o) {
 }
 
 std::vector<Lesson> declare_lessons() {
-  using lab::DivergenceOptions, lab::GridOptions, lab::InfoOptions, lab::LadderOptions, lab::NestedOptions;
+  using lab::DivergenceOptions, lab::GridOptions, lab::InfoOptions, lab::LadderOptions, lab::NestedOptions,
+      lab::WarpsOptions;
   return {
       LessonBuilder<InfoCommandOptions, InfoOptions>(
           "info",
           "the device: the book's device query and more, Little's-law latency hiding, occupancy of the lab's kernels",
           add_info_options, lab_options<InfoCommandOptions>, lab::run_info)
           .section("info", "The device: query, occupancy and latency hiding", {}, {}),
+
+      LessonBuilder<WarpsCommandOptions, WarpsOptions>(
+          "warps", "warp partitioning: how a block's threads map to warps, measured, and the lanes a partial warp wastes",
+          add_warps_options, resolved_warps_options, lab::run_warps)
+          .section("warps", "Warp partitioning", {}, {}),
 
       LessonBuilder<LadderCommandOptions, LadderOptions>(
           "ladder", "run, check and time every kernel of the reduction ladder (book and fixed variants)",
