@@ -3,7 +3,7 @@
 # Expects the dependencies in place (scripts/test.sh installs them); builds for sm_90 unless
 # WARPFOLD_CUDA_ARCH names other CUDA architectures.
 #   scripts/device-check.sh [STAGE...]
-#   stages: tests ladder sweep divergence info grid nested bench profile report
+#   stages: tests ladder sweep divergence info grid nested warps registers bench profile report
 #   (default: all but report, which runs every lesson again)
 # Prints a short summary last; summary.txt, the test logs and results.tgz (every command's JSON
 # and Markdown) go to $OUT (or ./device-out without it).
@@ -15,7 +15,7 @@ mkdir -p "$OUT"
 results="$OUT/results"
 mkdir -p "$results"
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep divergence info grid nested bench profile)
+[ ${#stages[@]} -eq 0 ] && stages=(tests ladder sweep divergence info grid nested warps registers bench profile)
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 : >"$summary"
@@ -56,7 +56,7 @@ run_lesson() {  # NAME ARGS...
 }
 want ladder && run_lesson ladder ladder
 want sweep && run_lesson sweep ladder --block-sweep --reps 10
-for cmd in divergence info grid nested; do want "$cmd" && run_lesson "$cmd" "$cmd"; done
+for cmd in divergence info grid nested warps registers; do want "$cmd" && run_lesson "$cmd" "$cmd"; done
 if want nested; then "$bin" nested hello 2>&1 | tee -a "$summary"; fi
 if want bench; then
   "$bin" bench --format json --out "$results/bench.json"
@@ -68,7 +68,7 @@ fi
 # Each lesson under Nsight Compute (the book's nvprof tables), ncu's raw CSV kept beside them (the
 # captures that replace tests/data/ncu's samples), and the SASS behind the ladder's open questions.
 if want profile; then
-  for lesson in ladder divergence grid nested; do
+  for lesson in ladder divergence grid nested registers; do
     args=("$lesson")
     [ "$lesson" = ladder ] && args+=(--n '2^24')
     # 2^16: 1024 device-side launches a run, in case ncu profiles each of them too

@@ -139,6 +139,29 @@ def fig_grid(plt, lesson, out):
     return [("grid.png", "Bandwidth of the matrix sum for each block shape")]
 
 
+def fig_registers(plt, lesson, out):
+    table = [r for r in rows(lesson) if isinstance(r.get("median_ms"), (int, float))]
+    if not table:
+        return []
+    labels = [f"{r['kernel']}\n{r['limit']}" for r in table]
+    fig, (occ, ms) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
+    occ.bar(labels, [r.get("occupancy_pct") or 0 for r in table],
+            color=["tab:red" if (r.get("local_bytes") or 0) > 0 else "tab:blue" for r in table])
+    for i, r in enumerate(table):
+        occ.annotate(f"{r.get('registers')} regs", (i, r.get("occupancy_pct") or 0), ha="center", va="bottom",
+                     fontsize=8)
+    occ.set_ylabel("theoretical occupancy (%)")
+    occ.set_ylim(0, 115)
+    occ.set_title("register limits: occupancy (red: spills to local memory) and time")
+    ms.bar(labels, [r["median_ms"] for r in table], color="tab:gray")
+    ms.set_ylabel("median time (ms)")
+    plt.setp(ms.get_xticklabels(), rotation=40, ha="right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "registers.png"), dpi=110)
+    plt.close(fig)
+    return [("registers.png", "Occupancy, registers and time of each register limit")]
+
+
 def fig_nested(plt, lesson, out):
     table = [r for r in rows(lesson) if isinstance(r.get("median_ms"), (int, float))]
     if not table:
@@ -222,7 +245,7 @@ def fig_segmented(plt, lesson, out):
              "operation, and the roofline probe (torch and cupy: bench/segmented_torch.py)")]
 
 
-FIGURES = {"ladder": fig_ladder, "sweep": fig_sweep, "divergence": fig_divergence, "grid": fig_grid,
+FIGURES = {"registers": fig_registers, "ladder": fig_ladder, "sweep": fig_sweep, "divergence": fig_divergence, "grid": fig_grid,
            "nested": fig_nested, "bench": fig_bench, "segmented": fig_segmented}
 
 STATUS = {"ok": "ran on the GPU; every check passed",

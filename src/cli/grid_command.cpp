@@ -18,7 +18,7 @@ CLI::Validator block_shapes_check() {
 void add_grid_options(CLI::App& sub, GridCommandOptions& o) {
   sub.add_option("--nx", o.lab.nx, "matrix width (e.g. 16384, 2^14)")->transform(count_transform())->default_str("2^14");
   sub.add_option("--ny", o.lab.ny, "matrix height")->transform(count_transform())->default_str("2^14");
-  sub.add_option("--blocks", o.blocks, "block shapes, e.g. 32x32,64x2 (default: the book's 15 shapes)")
+  sub.add_option("--blocks", o.blocks, "block shapes, e.g. 32x32,64x2 (default: the book's 15 shapes and 5 that are no multiple of 32 threads)")
       ->check(block_shapes_check());
   add_reps_option(sub, o.lab.reps, "per shape");
   add_seed_option(sub, o.lab.seed, "seed of the random matrices (default: fresh each run)");

@@ -8,11 +8,14 @@
 #include "cli/ladder_command.hpp"
 #include "cli/lesson_builder.hpp"
 #include "cli/nested_command.hpp"
+#include "cli/registers_command.hpp"
+#include "cli/warps_command.hpp"
 #include "lab/divergence/divergence_profile_pass.hpp"
 #include "lab/grid_shape/grid_profile_pass.hpp"
 #include "lab/ladder/ladder_profile_pass.hpp"
 #include "lab/nested/nested_profile_pass.hpp"
 #include "lab/nested/nested_run.hpp"
+#include "lab/registers/register_profile_pass.hpp"
 
 namespace warpfold::cli {
 namespace {
@@ -24,13 +27,29 @@ auto lab_options(const Options& o) {
 }
 
 std::vector<Lesson> declare_lessons() {
-  using lab::DivergenceOptions, lab::GridOptions, lab::InfoOptions, lab::LadderOptions, lab::NestedOptions;
+  using lab::DivergenceOptions, lab::GridOptions, lab::InfoOptions, lab::LadderOptions, lab::NestedOptions,
+      lab::RegistersOptions, lab::WarpsOptions;
   return {
       LessonBuilder<InfoCommandOptions, InfoOptions>(
           "info",
           "the device: the book's device query and more, Little's-law latency hiding, occupancy of the lab's kernels",
           add_info_options, lab_options<InfoCommandOptions>, lab::run_info)
           .section("info", "The device: query, occupancy and latency hiding", {}, {}),
+
+      LessonBuilder<WarpsCommandOptions, WarpsOptions>(
+          "warps", "warp partitioning: how a block's threads map to warps, measured, and the lanes a partial warp wastes",
+          add_warps_options, resolved_warps_options, lab::run_warps)
+          .section("warps", "Warp partitioning", {}, {}),
+
+      LessonBuilder<RegistersCommandOptions, RegistersOptions>(
+          "registers",
+          "resource-limited occupancy: one kernel under register limits (__maxnreg__, __launch_bounds__, the book's "
+          "-maxrregcount), its values in registers or shared memory; registers, spills, occupancy, time",
+          add_registers_options, lab_options<RegistersCommandOptions>, lab::run_registers)
+          .profile_pass(lab::registers_profile_pass, lab::validate_registers_options, lab::registers_timed_rows)
+          .section("registers", "Resource-limited occupancy", {}, {"--n", "2^18", "--reps", "5"})
+          .profiled_section("registers-profile", "Resource-limited occupancy: achieved (Nsight Compute)", {},
+                            {"--n", "2^18", "--reps", "3"}),
 
       LessonBuilder<LadderCommandOptions, LadderOptions>(
           "ladder", "run, check and time every kernel of the reduction ladder (book and fixed variants)",

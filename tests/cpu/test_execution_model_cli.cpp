@@ -53,7 +53,7 @@ TEST(GridCli, DefaultsAndShapes) {
   auto p = warpfold::testing::parse_lesson<cli::GridCommandOptions>("grid", {});
   EXPECT_EQ(p->opts.lab.nx, 16384u);
   EXPECT_EQ(p->opts.lab.ny, 16384u);
-  EXPECT_EQ(p->opts.lab.shapes.size(), 15u);
+  EXPECT_EQ(p->opts.lab.shapes, lab::grid_sweep_shapes());
   EXPECT_TRUE(p->opts.blocks.empty());
   p = warpfold::testing::parse_lesson<cli::GridCommandOptions>("grid", {"--nx", "2^10", "--ny", "1000", "--blocks", "32x32,256x8", "--reps", "3", "--seed", "7"});
   EXPECT_EQ(p->opts.lab.nx, 1024u);
@@ -143,14 +143,14 @@ TEST(ExecutionModelRuns, GridWithOrWithoutADevice) {
   const auto& rows = out.report.tables.at(0).rows;
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0][1], "4x2");
-  const std::string invalid = rows[1][10];
+  const std::string invalid = rows[1][11];
   EXPECT_EQ(invalid.rfind("invalid configuration: threads per block 2048 > 1024", 0), 0u) << invalid;
   if (!out.gpu_ran) {
     EXPECT_TRUE(says_no_device(out.report));
-    EXPECT_TRUE(rows[0][10].is_null());
+    EXPECT_TRUE(rows[0][11].is_null());
   } else {
-    EXPECT_EQ(rows[0][10], "ok");
-    EXPECT_EQ(rows[2][10], "ok");
+    EXPECT_EQ(rows[0][11], "ok");
+    EXPECT_EQ(rows[2][11], "ok");
   }
 }
 

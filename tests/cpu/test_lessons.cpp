@@ -17,7 +17,7 @@ TEST(Lessons, NamesAndReportKeysAreUnique) {
     EXPECT_FALSE(l.sections.empty()) << l.name << " has no section in the report";
     for (const cli::ReportSection& s : l.sections) EXPECT_TRUE(keys.insert(s.key).second) << s.key;
   }
-  EXPECT_EQ(&cli::find_lesson("ladder"), &cli::lessons()[1]);
+  EXPECT_EQ(cli::find_lesson("ladder").name, "ladder");
   EXPECT_THROW(cli::find_lesson("no-such-lesson"), std::logic_error);
 }
 

@@ -11,11 +11,11 @@ using namespace warpfold;
 
 namespace {
 
-enum Col { kBlock = 0, kGrid = 1, kMedian = 3, kGbps = 6, kOccupancy = 8, kCheck = 10, kBest = 11 };
+enum Col { kBlock = 0, kGrid = 1, kIdleLanes = 3, kMedian = 4, kGbps = 7, kOccupancy = 9, kCheck = 11, kBest = 12 };
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
-TEST(GridRunGpu, EverySeedShapeIsExactOnAnOddMatrix) {
+TEST(GridRunGpu, EverySweepShapeIsExactOnAnOddMatrix) {
   WARPFOLD_REQUIRE_GPU();
   const auto limits = harness::query_device_limits(0);
   lab::GridOptions o;
@@ -27,10 +27,11 @@ TEST(GridRunGpu, EverySeedShapeIsExactOnAnOddMatrix) {
   ASSERT_TRUE(out.gpu_ran);
   EXPECT_FALSE(out.check_failed);
   const auto& rows = out.report.tables.at(0).rows;
-  ASSERT_EQ(rows.size(), 15u);
+  ASSERT_EQ(rows.size(), lab::grid_sweep_shapes().size());
   int best = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const lab::BlockShape shape = lab::seed_block_shapes()[i];
+    const lab::BlockShape shape = lab::grid_sweep_shapes()[i];
+    EXPECT_EQ(rows[i][kIdleLanes].get<uint64_t>(), (32 - shape.threads() % 32) % 32) << shape.label();
     const std::string check = rows[i][kCheck];
     if (shape.threads() > uint64_t(limits.max_threads_per_block)) {
       EXPECT_TRUE(starts_with(check, "invalid configuration: threads per block")) << shape.label() << ": " << check;

@@ -8,6 +8,8 @@
 #include "lab/device_query/occupancy.hpp"
 #include "lab/grid_shape/sum_matrix_launch.hpp"
 
+#include <algorithm>
+
 using namespace warpfold;
 
 namespace {
@@ -37,12 +39,13 @@ TEST(InfoRunGpu, ReportsTheDeviceLatencyHidingAndOccupancy) {
   ASSERT_EQ(occ.rows.size(), lab::lab_kernels().size());
   for (const auto& row : occ.rows) {
     EXPECT_GT(row[2].get<int>(), 0) << row[0];  // registers per thread
-    for (size_t c = 6; c < row.size(); ++c) {
+    for (size_t c = 6; c + 1 < row.size(); ++c) {
       if (row[c].is_null()) continue;  // more threads than the kernel can launch with
       EXPECT_GT(row[c].get<double>(), 0) << row[0] << " column " << c;
       EXPECT_LE(row[c].get<double>(), 100.0) << row[0] << " column " << c;
     }
     EXPECT_TRUE(row[6 + 3].is_number()) << row[0];  // every kernel launches with 256 threads
+    EXPECT_FALSE(row.back().get<std::string>().empty()) << row[0];  // limited by
   }
 }
 
@@ -58,6 +61,26 @@ TEST(OccupancyGpu, AgreesWithTheCalculatorsBlockCount) {
     EXPECT_LE(occ->fraction, 1.0);
   }
   EXPECT_FALSE(lab::occupancy_at(lab::sum_matrix_function(), 2048, limits).has_value());
+}
+
+// The host calculator behind "limited by" holds the same blocks per SM as the runtime, for every lab kernel.
+TEST(OccupancyGpu, HostCalculatorMatchesTheRuntime) {
+  WARPFOLD_REQUIRE_GPU();
+  const auto limits = harness::query_device_limits(0);
+  const cudaOccDeviceProp device = lab::occupancy_device(0);
+  for (const auto& k : lab::lab_kernels()) {
+    const auto res = lab::kernel_resources(k.function);
+    for (int threads : {32, 96, 256, 1024}) {
+      const auto occ = lab::occupancy_at(k.function, threads, limits);
+      if (!occ) continue;
+      const auto bounds = lab::block_limits(device, res, threads);
+      ASSERT_TRUE(bounds.has_value()) << k.name;
+      const int least = std::min({bounds->by_registers, bounds->by_shared_memory, bounds->by_block_slots,
+                                  bounds->by_warps});
+      EXPECT_EQ(least, occ->blocks_per_sm) << k.name << " @" << threads;
+      EXPECT_FALSE(lab::limited_by_text(*bounds).empty()) << k.name;
+    }
+  }
 }
 
 }  // namespace

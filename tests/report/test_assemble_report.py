@@ -53,6 +53,20 @@ class AssembleReport(unittest.TestCase):
             self.assertGreater(os.path.getsize(path), 10000, path)
             self.assertIn("](figures/%s.png)" % name, self.md)
 
+    def test_register_limits_are_drawn(self):
+        # Rows shaped as `warpfold registers` writes them (its table's keys); the values only need drawing.
+        variants = [("registerHeavy", "none", 64, 0, 50.0, 0.41), ("registerHeavy", "__maxnreg__(32)", 32, 504, 100.0, 0.52),
+                    ("sharedHeavy", "none", 32, 0, 50.0, 0.63)]
+        rows = [{"kernel": k, "limit": l, "registers": regs, "local_bytes": local, "occupancy_pct": occ,
+                 "median_ms": ms, "check": "ok"} for k, l, regs, local, occ, ms in variants]
+        doc = copy.deepcopy(self.doc)
+        doc["lessons"].append({"key": "registers", "title": "Resource-limited occupancy", "status": "ok",
+                               "seconds": 1.0, "markdown": "", "report": {"tables": [{"rows": rows}]}})
+        out, md, _ = assemble(doc)
+        with open(os.path.join(out, "figures", "registers.png"), "rb") as f:
+            self.assertEqual(f.read(8), PNG_SIGNATURE)
+        self.assertIn("](figures/registers.png)", md)
+
     def test_failed_lesson_is_isolated(self):
         self.assertIn("failed: ncu exited with ERR_NVGPUCTRPERM", self.md)
         # the lessons after and before it are whole: their tables are still there

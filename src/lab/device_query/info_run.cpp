@@ -80,18 +80,27 @@ report::Table occupancy_table(const InfoOptions& o, const harness::DeviceLimits&
                {"local_bytes", "local B/thread"},
                {"max_threads_per_block", "max threads/block"}};
   for (int b : o.block_sizes) t.columns.push_back({"occupancy_pct_" + std::to_string(b), "@" + std::to_string(b), 0});
+  t.columns.push_back({"limited_by", "limited by"});
+  const cudaOccDeviceProp device = occupancy_device(0);
   for (const LabKernel& k : lab_kernels()) {
     const KernelResources res = kernel_resources(k.function);
     std::vector<json> row{k.name, k.lesson, res.registers_per_thread, res.static_shared_bytes,
                           res.local_bytes_per_thread, res.max_threads_per_block};
+    std::vector<std::pair<int, std::string>> limiter;
     for (int b : o.block_sizes) {
       const auto occ = occupancy_at(k.function, b, limits);
       row.push_back(occ ? json(100 * occ->fraction) : json(nullptr));
+      const auto bounds = occ ? block_limits(device, res, b) : std::nullopt;
+      limiter.emplace_back(b, bounds ? limited_by_text(*bounds) : "");
     }
+    row.push_back(limited_by_ranges(limiter));
     t.add_row(std::move(row));
   }
   t.notes.push_back("cudaOccupancyMaxActiveBlocksPerMultiprocessor with no dynamic shared memory: resident blocks x "
                     "warps per block / max warps per SM; '-': more threads than the kernel can launch with");
+  t.notes.push_back("limited by: the resource that stops one more block fitting on an SM (registers, shared memory, "
+                    "block slots or warps), from the CUDA occupancy calculator (cuda_occupancy.h), at the block "
+                    "sizes after '@'");
   t.notes.push_back("regs, smem, local: cudaFuncGetAttributes; reduceCompleteUnroll is shown as instantiated for 512 "
                     "threads; -G kernels are the device-debug build of `warpfold divergence`");
   t.notes.push_back("theoretical occupancy is an upper bound; the achieved figure (the book's achieved_occupancy) is "

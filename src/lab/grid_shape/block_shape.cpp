@@ -62,6 +62,15 @@ const std::vector<BlockShape>& seed_block_shapes() {
   return shapes;
 }
 
+const std::vector<BlockShape>& grid_sweep_shapes() {
+  static const std::vector<BlockShape> shapes = [] {
+    std::vector<BlockShape> all = seed_block_shapes();
+    all.insert(all.end(), {{80, 1}, {96, 1}, {40, 2}, {16, 5}, {33, 1}});
+    return all;
+  }();
+  return shapes;
+}
+
 GridShape grid_for(BlockShape b, uint64_t nx, uint64_t ny) {
   return {(nx + b.x - 1) / b.x, (ny + b.y - 1) / b.y};
 }

@@ -34,6 +34,11 @@ std::vector<BlockShape> parse_block_shapes(const std::string& list);
 // The seed's 15 shapes, in the order it ran them (32x32 ... 256x8, then 128x1 and 256x1).
 const std::vector<BlockShape>& seed_block_shapes();
 
+// `warpfold grid`'s sweep: the seed's shapes, then shapes whose threads are no multiple of 32
+// (80x1 beside 96x1, the seed's 80 threads as 40x2 and 16x5, and 33x1), to show what a partial
+// last warp costs.
+const std::vector<BlockShape>& grid_sweep_shapes();
+
 // The seed's grid: ((nx + bx - 1) / bx, (ny + by - 1) / by).
 GridShape grid_for(BlockShape block, uint64_t nx, uint64_t ny);
 

@@ -6,6 +6,7 @@
 #include "lab/device_query/occupancy.hpp"
 #include "lab/grid_shape/matrix_workspace.hpp"
 #include "lab/grid_shape/sum_matrix_launch.hpp"
+#include "lab/warp_partition/warp_model.hpp"
 #include "lab/repetitions.hpp"
 #include "harness/run_context.hpp"
 
@@ -20,11 +21,12 @@ namespace {
 
 using nlohmann::json;
 
-enum Col { kBlock, kGrid, kThreads, kMedian, kMin, kMax, kGbps, kPctPeak, kOccupancy, kBlocksPerSm, kCheck, kBest };
+enum Col { kBlock, kGrid, kThreads, kIdleLanes, kMedian, kMin, kMax, kGbps, kPctPeak, kOccupancy, kBlocksPerSm, kCheck, kBest };
 
 std::vector<report::Column> grid_columns() {
   return {{"block", "block"},         {"grid", "grid"},
-          {"threads", "threads/block"}, {"median_ms", "median ms", 3},
+          {"threads", "threads/block"}, {"idle_lanes", "idle lanes/block"},
+          {"median_ms", "median ms", 3},
           {"min_ms", "min ms", 3},      {"max_ms", "max ms", 3},
           {"gbps", "GB/s", 1},          {"pct_peak", "% peak", 1},
           {"occupancy_pct", "occupancy %", 1}, {"blocks_per_sm", "blocks/SM"},
@@ -39,6 +41,8 @@ std::vector<std::string> grid_notes(const GridOptions& o) {
           "bandwidth measured in this run",
           "occupancy: theoretical, from cudaOccupancyMaxActiveBlocksPerMultiprocessor (active warps / max warps "
           "per SM); the seed's nvprof achieved_occupancy is ncu's sm__warps_active.avg.pct_of_peak_sustained_active",
+          "idle lanes: lanes of the block's last warp that hold no thread (warps x 32 - threads); a partial warp "
+          "still takes a whole warp's issue slots (`warpfold warps`)",
           "check: C compared bit for bit with A + B computed on the CPU, after C was filled with NaN",
           "best: the fastest shape whose check is ok",
           "invalid configuration: the shape exceeds a launch limit of this device; the launch is tried once, its "
@@ -51,6 +55,7 @@ std::vector<json> row_head(BlockShape b, GridShape g) {
   row[kBlock] = b.label();
   row[kGrid] = g.label();
   row[kThreads] = b.threads();
+  row[kIdleLanes] = warp_budget(b).idle_lanes;
   return row;
 }
 

@@ -14,7 +14,7 @@ namespace warpfold::lab {
 struct GridOptions {
   uint64_t nx = uint64_t(1) << 14;  // the seed's 16384 × 16384
   uint64_t ny = uint64_t(1) << 14;
-  std::vector<BlockShape> shapes = seed_block_shapes();
+  std::vector<BlockShape> shapes = grid_sweep_shapes();
   int reps = 20;
   int warmup = 2;
   std::optional<uint64_t> seed;  // fresh when not given
