@@ -8,6 +8,7 @@
 #include "lab/grid_shape/sum_matrix_launch.hpp"
 #include "lab/repetitions.hpp"
 #include "harness/run_context.hpp"
+#include "lab/book/book_compare.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -116,6 +117,7 @@ harness::RunOutcome run_grid(const GridOptions& o) {
       if (auto why = launch_limit_violation(b, g, harness::common_cuda_limits())) row[kCheck] = "invalid configuration: " + *why;
       table.add_row(std::move(row));
     }
+    book::add_lesson_book_columns(table, "grid");
     r.tables.push_back(std::move(table));
     return out;
   }
@@ -157,6 +159,7 @@ harness::RunOutcome run_grid(const GridOptions& o) {
     table.add_row(std::move(row));
   }
   mark_best(table);
+  book::add_lesson_book_columns(table, "grid");
   r.tables.push_back(std::move(table));
   return out;
 }
