@@ -255,6 +255,39 @@ STATUS = {"ok": "ran on the GPU; every check passed",
           "failed": "failed"}
 
 
+def ratio_text(v):
+    return f"{v:.2f}×" if isinstance(v, (int, float)) else "-"
+
+
+def doc_link(path, out):
+    """A link from the report's directory to a page of the source tree's docs ("docs/x.md#anchor")."""
+    page, _, anchor = path.partition("#")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    link = os.path.relpath(os.path.join(root, page), os.path.abspath(out))
+    return link + ("#" + anchor if anchor else "")
+
+
+def headline(doc, out):
+    """The chapter's claims judged on this run (results.json's "claims", computed by `warpfold report`
+    from the sections' tables and the book's numbers): each links its section, and a reversed one
+    the doc that explains it."""
+    claims = doc.get("claims") or {}
+    rows = claims.get("rows") or []
+    if not rows:
+        return []
+    lines = ["## The chapter's claims on this GPU", "",
+             "| claim | book | book's GPU | this GPU | verdict |", "|---|---|---|---|---|"]
+    for r in rows:
+        verdict = r.get("verdict", "")
+        if verdict == "reversed" and r.get("doc"):
+            verdict = f"**reversed** ([why]({doc_link(r['doc'], out)}))"
+        lines.append(f"| [{r['claim']}](#{r['section']}) | {ratio_text(r.get('book_ratio'))} | "
+                     f"{r.get('book_source') or '-'} | {ratio_text(r.get('here_ratio'))} | {verdict} |")
+    lines.append("")
+    lines += [f"- {n}" for n in claims.get("notes") or []]
+    return lines + [""]
+
+
 def assemble(doc, out, plots):
     figdir = os.path.join(out, "figures")
     os.makedirs(figdir, exist_ok=True)
@@ -270,6 +303,7 @@ def assemble(doc, out, plots):
               f"commit {m.get('commit')}.", ""]
     if not m.get("device"):
         lines += ["**The GPU sections need a CUDA device**: this report holds the CPU parts only.", ""]
+    lines += headline(doc, out)
     lines += ["| lesson | status | seconds |", "|---|---|---|"]
     for l in doc.get("lessons", []):
         lines.append(f"| [{l['title']}](#{l['key']}) | {l['status']} | {l.get('seconds', 0):.1f} |")

@@ -3,6 +3,7 @@
 #include "chapter/chapter_report.hpp"
 #include "cli/lesson.hpp"
 #include "cli/profile_command.hpp"
+#include "lab/book/book_claims.hpp"
 #include "profile/profile_failure.hpp"
 
 #include <filesystem>
@@ -96,8 +97,10 @@ Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
                 throw std::invalid_argument(*problem);
               }
             }
-            const nlohmann::json doc = chapter::run_sections(
+            nlohmann::json doc = chapter::run_sections(
                 report_sections(o.quick), [](const std::string& line) { std::cerr << "warpfold report " << line << "\n"; });
+            // The report's headline: each claim of the chapter judged on the sections just run.
+            doc["claims"] = report::to_json(lab::book::claims_table(doc, lab::book::numbers()));
             const std::string results = (fs::path(o.out_dir) / "results.json").string();
             report::write_output(results, doc.dump(1) + "\n");
             std::cerr << "warpfold report: raw numbers in " << results << "\n";

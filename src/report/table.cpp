@@ -144,7 +144,23 @@ void render_text(std::ostream& os, const Report& r) {
   }
 }
 
+// The meta fields a CSV names in its comment lines, in this order.
+constexpr const char* kCsvMetaFields[] = {"device", "date", "commit", "warpfold", "seed"};
+
+std::string meta_text(const json& v) {
+  if (v.is_object() && v.contains("name")) return meta_text(v["name"]);  // the device
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
 void render_csv(std::ostream& os, const Report& r) {
+  for (const char* field : kCsvMetaFields) {
+    if (!r.meta.contains(field)) continue;
+    const json& v = r.meta[field];
+    const std::string text = v.is_null() && std::string(field) == "device"
+                                 ? "none (" + r.meta.value("no_device_reason", std::string("no CUDA device")) + ")"
+                                 : meta_text(v);
+    os << "# " << field << ": " << text << "\n";
+  }
   for (const auto& t : r.tables) {
     if (&t != &r.tables.front()) os << "\n";
     for (size_t c = 0; c < t.columns.size(); ++c) os << (c ? "," : "") << csv_escape(t.columns[c].key);
@@ -164,20 +180,7 @@ void render_json(std::ostream& os, const Report& r) {
   json doc;
   doc["meta"] = r.meta;
   doc["tables"] = json::array();
-  for (const auto& t : r.tables) {
-    json jt;
-    jt["title"] = t.title;
-    jt["columns"] = json::array();
-    for (const auto& c : t.columns) jt["columns"].push_back(c.key);
-    jt["rows"] = json::array();
-    for (const auto& row : t.rows) {
-      json jr = json::object();
-      for (size_t c = 0; c < row.size(); ++c) jr[t.columns[c].key] = row[c];
-      jt["rows"].push_back(std::move(jr));
-    }
-    jt["notes"] = t.notes;
-    doc["tables"].push_back(std::move(jt));
-  }
+  for (const auto& t : r.tables) doc["tables"].push_back(to_json(t));
   os << doc.dump(2) << "\n";
 }
 
@@ -222,6 +225,21 @@ void Table::add_row(std::vector<nlohmann::json> cells) {
                            " cells for " + std::to_string(columns.size()) + " columns");
   }
   rows.push_back(std::move(cells));
+}
+
+json to_json(const Table& t) {
+  json jt;
+  jt["title"] = t.title;
+  jt["columns"] = json::array();
+  for (const auto& c : t.columns) jt["columns"].push_back(c.key);
+  jt["rows"] = json::array();
+  for (const auto& row : t.rows) {
+    json jr = json::object();
+    for (size_t c = 0; c < row.size(); ++c) jr[t.columns[c].key] = row[c];
+    jt["rows"].push_back(std::move(jr));
+  }
+  jt["notes"] = t.notes;
+  return jt;
 }
 
 std::string render(const Report& report, Format format) {

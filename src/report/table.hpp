@@ -38,7 +38,12 @@ struct Report {
   std::vector<Table> tables;
 };
 
+// CSV starts with comment lines ("# device: NVIDIA H200") for the meta fields that trace a
+// number to its run (device, date, commit, version, seed) where the report has them.
 std::string render(const Report& report, Format format);
+
+// A table as the JSON rendering holds it: {"title", "columns" (keys), "rows" (objects), "notes"}.
+nlohmann::json to_json(const Table& table);
 
 // A number as a person writes it: no trailing zeros ("1", "2.5", "0.125").
 std::string format_number(double value);

@@ -28,6 +28,9 @@ bool hello_chosen(const Parsed& p) { return p.cmd.app->get_subcommand("hello")->
 
 }  // namespace
 
+// The nested table's check column (nested_run.cpp); the book's columns follow it.
+constexpr size_t kNestedCheckColumn = 11;
+
 TEST(NestedCli, DefaultsAreTheSeeds) {
   auto p = parse({});
   EXPECT_EQ(p->opts.lab.n, uint64_t(1) << 20);
@@ -81,7 +84,7 @@ TEST(NestedRun, CpuRowIsExactWithOrWithoutADevice) {
   const auto& rows = out.report.tables.front().rows;
   ASSERT_GE(rows.size(), 1u);
   EXPECT_EQ(rows[0][0], "cpu");
-  EXPECT_EQ(rows[0].back(), "ok");
+  EXPECT_EQ(rows[0][kNestedCheckColumn], "ok");
   if (!out.gpu_ran) {
     EXPECT_EQ(rows.size(), 1u);
     bool said = false;
@@ -89,7 +92,7 @@ TEST(NestedRun, CpuRowIsExactWithOrWithoutADevice) {
     EXPECT_TRUE(said);
   } else {
     ASSERT_EQ(rows.size(), 5u);
-    for (const auto& row : rows) EXPECT_EQ(row.back(), "ok") << row[0];
+    for (const auto& row : rows) EXPECT_EQ(row[kNestedCheckColumn], "ok") << row[0];
   }
 }
 

@@ -69,6 +69,20 @@ TEST(TableWriters, CsvParsesBack) {
   EXPECT_EQ(rows[2][2], "WRONG expected 5 got \"7\"");
 }
 
+TEST(TableWriters, CsvStartsWithTheRunsMeta) {
+  Report r = sample();
+  r.meta["device"] = {{"name", "NVIDIA H200"}, {"sm_count", 132}};
+  r.meta["date"] = "2026-11-22T00:45:30Z";
+  r.meta["commit"] = "8a3c5f28ac7c";
+  r.meta["seed"] = 42;
+  const std::string csv = render(r, Format::csv);
+  EXPECT_EQ(csv.rfind("# device: NVIDIA H200\n# date: 2026-11-22T00:45:30Z\n# commit: 8a3c5f28ac7c\n# seed: 42\n"
+                      "kernel,median_ms,check\n", 0), 0u) << csv;
+  r.meta["device"] = nullptr;
+  r.meta["no_device_reason"] = "no CUDA-capable GPU found";
+  EXPECT_EQ(render(r, Format::csv).rfind("# device: none (no CUDA-capable GPU found)\n", 0), 0u);
+}
+
 TEST(TableWriters, JsonParsesBack) {
   const json doc = json::parse(render(sample(), Format::json));
   EXPECT_EQ(doc["meta"]["n"], 1024);

@@ -93,6 +93,28 @@ class AssembleReport(unittest.TestCase):
         self.assertIn("The GPU sections need a CUDA device", md)
         self.assertEqual(os.listdir(os.path.join(out, "figures")), [])
 
+    def test_claims_head_the_report_and_link_their_sections(self):
+        doc = copy.deepcopy(self.doc)
+        doc["claims"] = {"rows": [
+            {"claim": "Interleaved beats Neighbored", "section": "ladder", "book_ratio": 1.68,
+             "book_source": "Tesla M2070, seed 004 (3.4.3)", "here_ratio": 2.21, "verdict": "holds",
+             "doc": "docs/ladder.md"},
+            {"claim": "warp unrolling helps", "section": "ladder", "book_ratio": 1.28, "book_source": "x",
+             "here_ratio": 0.91, "verdict": "reversed", "doc": "docs/ladder.md"},
+            {"claim": "more occupancy is faster", "section": "grid", "book_ratio": None, "book_source": None,
+             "here_ratio": None, "verdict": "not measurable here", "doc": "docs/execution-model.md#3-grid"}],
+            "notes": ["ratios: the slower row's time / the faster's"]}
+        out, md, _ = assemble(doc, ("--no-plots",))
+        self.assertLess(md.index("## The chapter's claims on this GPU"), md.index("| lesson | status | seconds |"))
+        self.assertIn("| [Interleaved beats Neighbored](#ladder) | 1.68× | Tesla M2070, seed 004 (3.4.3) | 2.21× | holds |", md)
+        link = os.path.relpath(os.path.join(ROOT, "docs", "ladder.md"), out)
+        self.assertIn(f"**reversed** ([why]({link}))", md)
+        self.assertIn("| [more occupancy is faster](#grid) | - | - | - | not measurable here |", md)
+        self.assertIn('<a id="grid"></a>', md)
+
+    def test_without_claims_there_is_no_headline(self):
+        self.assertNotIn("claims on this GPU", self.md)
+
     def test_unreadable_input_is_an_error(self):
         out = tempfile.mkdtemp()
         rc = subprocess.run([sys.executable, ASSEMBLER, os.path.join(out, "missing.json"), out]).returncode

@@ -5,6 +5,7 @@
 #include "lab/divergence/divergence_workspace.hpp"
 #include "lab/repetitions.hpp"
 #include "harness/run_context.hpp"
+#include "lab/book/book_compare.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -136,6 +137,7 @@ harness::RunOutcome run_divergence(const DivergenceOptions& o) {
       row.resize(table.columns.size());  // no times, no checks
       table.add_row(std::move(row));
     }
+    book::add_lesson_book_columns(table, "divergence");
     r.tables.push_back(std::move(table));
     return out;
   }
@@ -169,6 +171,7 @@ harness::RunOutcome run_divergence(const DivergenceOptions& o) {
     for (Build b : kBuilds) row.push_back(measured[i][size_t(b)].check.verdict());
     table.add_row(std::move(row));
   }
+  book::add_lesson_book_columns(table, "divergence");
   r.tables.push_back(std::move(table));
   r.tables.push_back(controlled_pair_table(measured.at(index_of(kernels, "maskKernel<0x01>")),
                                            measured.at(index_of(kernels, "maskKernel<0x20>"))));

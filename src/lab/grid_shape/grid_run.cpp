@@ -9,6 +9,7 @@
 #include "lab/warp_partition/warp_model.hpp"
 #include "lab/repetitions.hpp"
 #include "harness/run_context.hpp"
+#include "lab/book/book_compare.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -121,6 +122,7 @@ harness::RunOutcome run_grid(const GridOptions& o) {
       if (auto why = launch_limit_violation(b, g, harness::common_cuda_limits())) row[kCheck] = "invalid configuration: " + *why;
       table.add_row(std::move(row));
     }
+    book::add_lesson_book_columns(table, "grid");
     r.tables.push_back(std::move(table));
     return out;
   }
@@ -162,6 +164,7 @@ harness::RunOutcome run_grid(const GridOptions& o) {
     table.add_row(std::move(row));
   }
   mark_best(table);
+  book::add_lesson_book_columns(table, "grid");
   r.tables.push_back(std::move(table));
   return out;
 }

@@ -11,6 +11,7 @@
 #include "lab/ladder/ladder_sweep.hpp"
 #include "lab/ladder/workspace.hpp"
 #include "harness/run_context.hpp"
+#include "lab/book/book_compare.hpp"
 
 #include <algorithm>
 #include <new>
@@ -78,6 +79,7 @@ harness::RunOutcome run_validated_ladder(const LadderOptions& o) {
 
   harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) {
+    book::add_lesson_book_columns(table, "ladder");
     r.tables.push_back(std::move(table));
     return out;
   }
@@ -138,6 +140,7 @@ harness::RunOutcome run_validated_ladder(const LadderOptions& o) {
                         "reads past n see padding filled with " + std::to_string(kPaddingPoison) +
                         ", where a real buffer holds whatever lies there");
   if (ref.overflows_int32) table.notes.push_back("GPU rows are int32 kernels: checked against the int32 wrap");
+  book::add_lesson_book_columns(table, "ladder");
   r.tables.push_back(std::move(table));
   return out;
 }

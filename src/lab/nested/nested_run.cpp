@@ -9,6 +9,7 @@
 #include "lab/nested/launch_limits.hpp"
 #include "lab/nested/nested_workspace.hpp"
 #include "harness/run_context.hpp"
+#include "lab/book/book_compare.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -138,6 +139,7 @@ harness::RunOutcome run_nested(const NestedOptions& o) {
 
   harness::RunContext ctx = harness::RunContext::open(r);
   if (!ctx.has_device()) {
+    book::add_lesson_book_columns(table, "nested");
     r.tables.push_back(std::move(table));
     return out;
   }
@@ -165,6 +167,7 @@ harness::RunOutcome run_nested(const NestedOptions& o) {
     table.add_row(std::move(row));
   }
   if (ref.overflows_int32) table.notes.push_back("GPU rows are int32 kernels: checked against the int32 wrap");
+  book::add_lesson_book_columns(table, "nested");
   r.tables.push_back(std::move(table));
   return out;
 }
