@@ -3,7 +3,7 @@
 #include "chapter/chapter_report.hpp"
 #include "cli/lesson.hpp"
 #include "cli/profile_command.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -53,9 +53,9 @@ chapter::Section report_section(const Lesson& lesson, const ReportSection& secti
               return chapter::section_entry(outcome.report, outcome.gpu_ran, outcome.check_failed);
             }
             try {
-              const ProfiledLessonReport p = profile_lesson_report(command.profile(), NcuCliOptions{});
-              return chapter::section_entry(p.report, true, p.check_failed);
-            } catch (const profile::ProfileFailure& f) {
+              const harness::RunOutcome p = profile_lesson_report(command.profile(), NcuCliOptions{});
+              return chapter::section_entry(p.report, p.gpu_ran, p.check_failed);
+            } catch (const harness::RunStopped& f) {
               return chapter::skipped_entry(f.what());
             }
           }};

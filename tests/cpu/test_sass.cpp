@@ -2,7 +2,7 @@
 // summarising the machine code; with cuobjdump installed, the live path on this test binary, which
 // holds the lab's kernels.
 #include "cpu/profile_test_data.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/sass_lookup.hpp"
 #include "profile/sass_summary.hpp"
@@ -14,6 +14,8 @@
 #include <utility>
 
 using namespace warpfold::profile;
+using warpfold::harness::RunStopped;
+using warpfold::harness::Stop;
 using warpfold::testing::read_test_data;
 
 namespace {
@@ -33,7 +35,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) { return 
 std::pair<std::string, std::string> installed_cuobjdump() {
   try {
     return {find_cuobjdump(std::nullopt), ""};
-  } catch (const ProfileFailure& f) {
+  } catch (const RunStopped& f) {
     return {"", f.what()};
   }
 }
@@ -170,8 +172,8 @@ TEST(SassLookup, LiveOnThisBinaryWhenCuobjdumpIsInstalled) {
   }
   try {
     load_sass(cuobjdump, self, {"noSuchKernel", "all"});
-    FAIL() << "expected a ProfileFailure";
-  } catch (const ProfileFailure& f) {
-    EXPECT_EQ(f.kind(), FailureKind::bad_request);
+    FAIL() << "expected a RunStopped";
+  } catch (const RunStopped& f) {
+    EXPECT_EQ(f.kind(), Stop::bad_request);
   }
 }
