@@ -88,10 +88,25 @@ install_deps() {
   fi
 }
 
-# The first lines of a device run's summary: the time, the commit (a copy of the tree without .git
-# names it in .commit) and the GPU.
+# The commit of this tree: the first line of .commit where there is one (written, git rev-parse
+# --short=12 HEAD > .commit, before a copy goes to a GPU machine, whose .git may be missing or lag),
+# else git's HEAD where the tree has its own .git (not an enclosing repository's), else "unknown":
+# the order cmake/commit_stamp.cmake reads them in.
+tree_commit() {
+  local commit=""
+  [ -f "$WARPFOLD_ROOT/.commit" ] && commit="$(head -1 "$WARPFOLD_ROOT/.commit" | tr -d '[:space:]')"
+  [ -n "$commit" ] || [ ! -e "$WARPFOLD_ROOT/.git" ] || commit="$(git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null)"
+  echo "${commit:-unknown}"
+}
+
+# The first line of a device run's summary: the time and the commit.
+run_stamp() {
+  echo "== $(date -u +%FT%TZ) commit $(tree_commit)"
+}
+
+# The first lines of a device run's summary: run_stamp and the GPU.
 run_header() {
-  echo "== $(date -u +%FT%TZ) commit $(cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+  run_stamp
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
 }
 

@@ -36,7 +36,7 @@ stages=("$@")
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 
 find_cuda
-say "== $(date -u +%FT%TZ) commit $(cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+say "$(run_stamp)"
 nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv,noheader 2>&1 | tee -a "$summary"
 nvidia-smi topo -m >"$OUT/topology.txt" 2>&1 && cat "$OUT/topology.txt" >>"$summary"
 gpus_present=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')

@@ -24,7 +24,7 @@ if [ ${#wheels[@]} -gt 0 ]; then
   export PYTHONPATH="$scratch/deps${PYTHONPATH:+:$PYTHONPATH}"
 fi
 find_cuda
-say "== $(date -u +%FT%TZ) commit $(git -C "$WARPFOLD_ROOT" rev-parse --short=12 HEAD 2>/dev/null || cat "$WARPFOLD_ROOT/.commit" 2>/dev/null || echo unknown)"
+say "$(run_stamp)"
 say "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1); $(python3 --version 2>&1)"
 
 # Today's root CMakeLists looks for the CLI's headers even when only the extension is built;

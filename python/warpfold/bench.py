@@ -233,15 +233,20 @@ def bench_one(torch, dtype: str, log2_n: int, args, skip: Dict[str, str]) -> Lis
 
 
 def commit() -> str:
+    """The commit of the tree run from: .commit's first line where there is one (written before a copy of the
+    tree goes to a GPU machine, whose .git may be missing or lag), else git's HEAD, else "unknown"."""
+    try:
+        with open(".commit") as f:
+            line = f.readline().strip()
+        if line:
+            return line
+    except OSError:
+        pass
     try:
         return subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
+                              check=True).stdout.strip() or "unknown"
     except (OSError, subprocess.CalledProcessError):
-        try:
-            with open(".commit") as f:
-                return f.readline().strip() or "unknown"
-        except OSError:
-            return "unknown"
+        return "unknown"
 
 
 def versions() -> Dict[str, str]:

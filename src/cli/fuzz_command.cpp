@@ -4,7 +4,6 @@
 
 #include <cctype>
 #include <cmath>
-#include <iostream>
 
 namespace warpfold::cli {
 namespace {
@@ -46,23 +45,8 @@ Command add_fuzz_command(CLI::App& app, FuzzCommandOptions& o) {
   replay->excludes(seed);
   add_output_options(*sub, o.output);
   return {sub, [&o]() {
-            const fuzz::FuzzRunOutcome outcome = fuzz::run_fuzz(o.fuzz);
-            emit(outcome.report, o.output);
-            return fuzz_exit_code(outcome);
+            return finish(fuzz::run_fuzz(o.fuzz), o.output);
           }};
-}
-
-int fuzz_exit_code(const fuzz::FuzzRunOutcome& outcome) {
-  if (!outcome.gpu_ran) return no_device_exit(outcome.report.meta.value("no_device_reason", std::string("no CUDA device")));
-  if (outcome.cases == 0) {
-    std::cerr << "warpfold: no fuzz case ran: nothing was tested\n";
-    return kExitRuntimeError;
-  }
-  if (outcome.failures) {
-    std::cerr << "warpfold: " << outcome.failures << " of " << outcome.cases << " fuzz cases failed\n";
-    return kExitCheckFailed;
-  }
-  return kExitOk;
 }
 
 }  // namespace warpfold::cli

@@ -1,6 +1,7 @@
 // warpfold: parallel reduction on the GPU, run, checked, timed and explained.
 #include "cli/command.hpp"
 #include "cli/decimal_check.hpp"
+#include "cli/finish.hpp"
 #include "cli/fuzz_command.hpp"
 #include "cli/lesson.hpp"
 #include "cli/profile_command.hpp"
@@ -9,12 +10,10 @@
 #include "cli/multigpu_command.hpp"
 #endif
 
-#include <warpfold/error.hpp>
 #include <warpfold/version.hpp>
 
 #include <cstdio>
 #include <iostream>
-#include <stdexcept>
 #include <vector>
 
 using namespace warpfold::cli;
@@ -44,27 +43,16 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);  // prints help, version or the error
     return rc == 0 ? kExitOk : kExitUsageError;
   }
-  try {
-    for (const Command& c : commands) {
-      if (!c.app->parsed()) continue;
-      const int rc = c.run();
-      // Output to a full disk or a closed pipe is lost without a word unless checked here.
-      std::cout.flush();
-      if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        std::cerr << "warpfold: error: cannot write to standard output\n";
-        return rc == kExitOk ? int(kExitRuntimeError) : rc;
-      }
-      return rc;
+  for (const Command& c : commands) {
+    if (!c.app->parsed()) continue;
+    const int rc = run_command(c);
+    // Output to a full disk or a closed pipe is lost without a word unless checked here.
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::cerr << "warpfold: error: cannot write to standard output\n";
+      return rc == kExitOk ? int(kExitRuntimeError) : rc;
     }
-    return kExitUsageError;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "warpfold: error: " << e.what() << "\n";
-    return kExitUsageError;
-  } catch (const warpfold::cuda_error& e) {
-    std::cerr << "warpfold: CUDA error: " << e.what() << "\n";
-    return kExitRuntimeError;
-  } catch (const std::exception& e) {
-    std::cerr << "warpfold: error: " << e.what() << "\n";
-    return kExitRuntimeError;
+    return rc;
   }
+  return kExitUsageError;
 }

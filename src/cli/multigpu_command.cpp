@@ -1,35 +1,14 @@
 #include "cli/multigpu_command.hpp"
 
+#include "cli/finish.hpp"
 #include "multigpu/multigpu_run.hpp"
 
-#include <iostream>
-
 namespace warpfold::cli {
-namespace {
 
-int exit_code(multigpu::Stop stop) {
-  switch (stop) {
-    case multigpu::Stop::none: return kExitOk;
-    case multigpu::Stop::no_device: return kExitNoDevice;
-    case multigpu::Stop::bad_arguments: return kExitUsageError;
-    case multigpu::Stop::failure: return kExitRuntimeError;
-  }
-  return kExitRuntimeError;
+int finish_multigpu(const multigpu::MultigpuOutcome& outcome, const OutputOptions& output) {
+  if (!outcome.writes_report && outcome.stop == harness::Stop::none) return exit_code(outcome);
+  return finish(outcome, output);
 }
-
-int run(const MultigpuCommandOptions& o) {
-  const multigpu::MultigpuOutcome outcome = multigpu::run_multigpu(resolve_multigpu_options(o, multigpu::process_environment()));
-  if (!outcome.message.empty()) std::cerr << "warpfold: " << outcome.message << "\n";
-  if (outcome.stop != multigpu::Stop::none) return exit_code(outcome.stop);
-  if (outcome.writes_report) emit(outcome.report, o.output);
-  if (outcome.check_failed) {
-    if (outcome.writes_report) std::cerr << "warpfold: a GPU's partial or result differed from the CPU's (see the checks)\n";
-    return kExitCheckFailed;
-  }
-  return kExitOk;
-}
-
-}  // namespace
 
 multigpu::MultigpuOptions resolve_multigpu_options(const MultigpuCommandOptions& o, const multigpu::EnvLookup& env) {
   multigpu::MultigpuOptions r = o.run;
@@ -66,7 +45,10 @@ Command add_multigpu_command(CLI::App& app, MultigpuCommandOptions& o) {
       ->capture_default_str();
   add_seed_option(*sub, o.run.seed, "seed of the shards' data (default: fresh each run)");
   add_output_options(*sub, o.output);
-  return {sub, [&o]() { return run(o); }};
+  return {sub, [&o]() {
+            const multigpu::MultigpuOptions run = resolve_multigpu_options(o, multigpu::process_environment());
+            return finish_multigpu(multigpu::run_multigpu(run), o.output);
+          }};
 }
 
 }  // namespace warpfold::cli

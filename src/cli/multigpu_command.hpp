@@ -1,6 +1,6 @@
 #pragma once
 #include "cli/command.hpp"
-#include "multigpu/multigpu_options.hpp"
+#include "multigpu/multigpu_run.hpp"
 
 #include <string>
 
@@ -19,5 +19,9 @@ Command add_multigpu_command(CLI::App& app, MultigpuCommandOptions& opts);
 
 // The run options of the parsed command line; the set-up from the environment when --mode was not given.
 multigpu::MultigpuOptions resolve_multigpu_options(const MultigpuCommandOptions& opts, const multigpu::EnvLookup& env);
+
+// finish() for this process's part of a run; an mpi rank other than 0 exits as rank 0 does, which
+// writes the report and says what failed for all.
+int finish_multigpu(const multigpu::MultigpuOutcome& outcome, const OutputOptions& output);
 
 }  // namespace warpfold::cli

@@ -3,8 +3,6 @@
 #include "cli/finish.hpp"
 #include "lab/nested/nested_run.hpp"
 
-#include <iostream>
-
 namespace warpfold::cli {
 
 void add_nested_options(CLI::App& sub, NestedCommandOptions& o) {
@@ -40,10 +38,7 @@ void add_nested_options(CLI::App& sub, NestedCommandOptions& o) {
 int run_nested_hello_command(const NestedCommandOptions& o) {
   const lab::NestedHelloOutcome outcome = lab::run_nested_hello(o.hello);
   if (!outcome.gpu_ran) return no_device_exit(outcome.no_device_reason);
-  if (!outcome.ok()) {
-    std::cerr << "warpfold: nestedHelloWorld: " << outcome.summary() << "\n";
-    return kExitCheckFailed;
-  }
+  if (!outcome.ok()) return check_failed_exit("nestedHelloWorld: " + outcome.summary());
   return kExitOk;
 }
 

@@ -2,31 +2,17 @@
 
 #include "cli/finish.hpp"
 #include "profile/book_metrics.hpp"
-#include "profile/profile_failure.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/sass_lookup.hpp"
 #include "profile/sass_report.hpp"
 #include "profile/tool_locate.hpp"
 
-#include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace warpfold::cli {
 namespace {
-
-using profile::FailureKind;
-
-int exit_code(FailureKind kind) {
-  switch (kind) {
-    case FailureKind::tool_missing: return kExitToolMissing;
-    case FailureKind::no_counter_permission: return kExitNoCounterPermission;
-    case FailureKind::no_device: return kExitNoDevice;
-    case FailureKind::bad_request: return kExitUsageError;
-    case FailureKind::tool_failed: break;
-  }
-  return kExitRuntimeError;
-}
 
 std::optional<std::string> given(const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); }
 
@@ -50,7 +36,7 @@ nlohmann::json metric_mapping() {
 
 }  // namespace
 
-ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const NcuCliOptions& o) {
+harness::RunOutcome profile_lesson_report(const LessonProfile& lesson, const NcuCliOptions& o) {
   profile::NcuSettings settings;
   settings.ncu = profile::find_ncu(given(o.ncu));
   settings.clock_control = o.clock_control;
@@ -64,7 +50,8 @@ ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const Nc
   if (!o.csv_out.empty()) report::write_output(o.csv_out, profiled.ncu.output);
 
   const harness::RunOutcome timed = lesson.timed_run();
-  ProfiledLessonReport out;
+  harness::RunOutcome out;
+  out.gpu_ran = timed.gpu_ran;
   out.check_failed = timed.check_failed;
   report::Report& r = out.report;
   r.preamble.push_back("warpfold profile " + lesson.lesson + ": each kernel launched once under Nsight Compute " +
@@ -96,8 +83,7 @@ ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const Nc
 namespace {
 
 int run_lesson_profile(const LessonProfile& lesson, const NcuCliOptions& o, const OutputOptions& output) {
-  const ProfiledLessonReport profiled = profile_lesson_report(lesson, o);
-  return finish({profiled.report, true, profiled.check_failed}, output);
+  return finish(profile_lesson_report(lesson, o), output);
 }
 
 int run_sass(const SassCliOptions& o) {
@@ -180,31 +166,22 @@ Command add_profile_command(CLI::App& app, ProfileCommandOptions& o) {
   return {sub, [&o, sass_only]() {
             const LessonCommand* lesson = lesson_given(o.lessons);
             if (lesson && !o.sass.kernel.empty()) {
-              std::cerr << "warpfold: error: --sass takes no lesson: `warpfold profile --sass KERNEL`\n";
-              return int(kExitUsageError);
+              throw std::invalid_argument("--sass takes no lesson: `warpfold profile --sass KERNEL`");
             }
             if (const CLI::Option* option = sass_option_given(sass_only); lesson && option) {
-              std::cerr << "warpfold: error: " << sass_option_with_lesson_error(*option, lesson->app->get_name()) << "\n";
-              return int(kExitUsageError);
+              throw std::invalid_argument(sass_option_with_lesson_error(*option, lesson->app->get_name()));
             }
             if (!lesson && o.sass.kernel.empty()) {
-              std::cerr << "warpfold: error: name a lesson (profile " << lesson_names(o.lessons)
-                        << ") or a kernel (profile --sass KERNEL)\n";
-              return int(kExitUsageError);
+              throw std::invalid_argument("name a lesson (profile " + lesson_names(o.lessons) +
+                                          ") or a kernel (profile --sass KERNEL)");
             }
             if (lesson && !lesson->app->get_subcommands().empty()) {
               const std::string name = lesson->app->get_name();
-              std::cerr << "warpfold: error: `" << name << " " << lesson->app->get_subcommands().front()->get_name()
-                        << "` is not profiled: use `profile " << name << "`\n";
-              return int(kExitUsageError);
+              throw std::invalid_argument("`" + name + " " + lesson->app->get_subcommands().front()->get_name() +
+                                          "` is not profiled: use `profile " + name + "`");
             }
-            try {
-              if (lesson) return run_lesson_profile(lesson->profile(), o.ncu, *lesson->output);
-              return run_sass(o.sass);
-            } catch (const profile::ProfileFailure& f) {
-              std::cerr << "warpfold: " << f.what() << "\n";
-              return exit_code(f.kind());
-            }
+            if (lesson) return run_lesson_profile(lesson->profile(), o.ncu, *lesson->output);
+            return run_sass(o.sass);
           }};
 }
 

@@ -37,12 +37,8 @@ struct ProfileCommandOptions {
 Command add_profile_command(CLI::App& app, ProfileCommandOptions& opts);
 
 // A lesson profiled under ncu, joined with its timed run: what `warpfold profile <lesson>` prints
-// and what `warpfold report` puts in its profiler section. Throws profile::ProfileFailure (no ncu,
-// no permission for the counters, no device, ncu failed).
-struct ProfiledLessonReport {
-  report::Report report;
-  bool check_failed = false;
-};
-ProfiledLessonReport profile_lesson_report(const LessonProfile& lesson, const NcuCliOptions& options);
+// and what `warpfold report` puts in its profiler section. Throws harness::RunStopped (no ncu,
+// no permission for the counters, no device, ncu failed); the outcome's check is the timed run's.
+harness::RunOutcome profile_lesson_report(const LessonProfile& lesson, const NcuCliOptions& options);
 
 }  // namespace warpfold::cli

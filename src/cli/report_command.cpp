@@ -3,8 +3,8 @@
 #include "chapter/chapter_report.hpp"
 #include "cli/lesson.hpp"
 #include "cli/profile_command.hpp"
+#include "harness/run_outcome.hpp"
 #include "lab/book/book_claims.hpp"
-#include "profile/profile_failure.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -54,9 +54,9 @@ chapter::Section report_section(const Lesson& lesson, const ReportSection& secti
               return chapter::section_entry(outcome.report, outcome.gpu_ran, outcome.check_failed);
             }
             try {
-              const ProfiledLessonReport p = profile_lesson_report(command.profile(), NcuCliOptions{});
-              return chapter::section_entry(p.report, true, p.check_failed);
-            } catch (const profile::ProfileFailure& f) {
+              const harness::RunOutcome p = profile_lesson_report(command.profile(), NcuCliOptions{});
+              return chapter::section_entry(p.report, p.gpu_ran, p.check_failed);
+            } catch (const harness::RunStopped& f) {
               return chapter::skipped_entry(f.what());
             }
           }};

@@ -32,23 +32,15 @@ Out run_call(FuzzBuffers& b, Call&& call) {
   return harness::run_two_phase<Out>(call, b.temp, b.output, b.stream);
 }
 
-// Runs `call(temp, bytes, out)` (query, then run) and returns its `count` outputs; the outputs
-// are poisoned first, so a result that was never written cannot pass. They go to the shared
-// output slot where they fit, else to a buffer of their own.
+// Runs `call(temp, bytes, out)` and returns its `count` outputs (harness::run_two_phase_into).
+// They go to the shared output slot where they fit, else to a buffer of their own, so that the
+// slot does not keep the largest case's size.
 template <class Out, class Call>
 std::vector<Out> run_outputs(FuzzBuffers& b, uint64_t count, Call&& call) {
-  size_t bytes = 0;
-  WARPFOLD_CUDA_CHECK(call(nullptr, bytes, static_cast<Out*>(nullptr)));
-  if (bytes > b.temp.bytes()) b.temp = harness::DeviceBuffer<char>(bytes);
   const size_t out_bytes = count * sizeof(Out);
   harness::DeviceBuffer<char> own(out_bytes > b.output.bytes() ? out_bytes : 0);
   Out* out = reinterpret_cast<Out*>(own.get() ? own.get() : b.output.get());
-  std::vector<Out> result(count);
-  WARPFOLD_CUDA_CHECK(cudaMemsetAsync(out, 0xa5, out_bytes, b.stream));
-  WARPFOLD_CUDA_CHECK(call(b.temp.get(), bytes, out));
-  if (count > 0) WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(result.data(), out, out_bytes, cudaMemcpyDeviceToHost, b.stream));
-  WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(b.stream));
-  return result;
+  return harness::run_two_phase_into(call, b.temp, out, count, b.stream);
 }
 
 // The index of the first element that no later one orders before by `before(a, b)` ("a is more

@@ -30,6 +30,18 @@ std::string replay_command(uint64_t case_seed, uint64_t max_n) {
   return replay_command_text(std::to_string(case_seed), max_n);
 }
 
+void judge_counts(FuzzRunOutcome& out) {
+  if (out.gpu_ran && out.cases == 0) {
+    out.stop = harness::Stop::failed;
+    out.stop_reason = "no fuzz case ran: nothing was tested";
+  }
+  out.check_failed = out.failures > 0;
+  if (out.check_failed) {
+    out.wrong = std::to_string(out.failures) + " of " + std::to_string(out.cases) +
+                " fuzz cases failed (see the failures table)";
+  }
+}
+
 FuzzRunOutcome run_fuzz(const FuzzOptions& o) {
   // The negated comparison also refuses NaN.
   if (!(o.seconds >= kMinFuzzSeconds && o.seconds <= kMaxFuzzSeconds)) {
@@ -86,6 +98,7 @@ FuzzRunOutcome run_fuzz(const FuzzOptions& o) {
   r.meta["failures"] = out.failures;
   r.tables.push_back(std::move(summary));
   if (out.failures) r.tables.push_back(std::move(failures));
+  judge_counts(out);
   return out;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // `warpfold fuzz`: random cases against the CPU reference until the time is up.
 
-#include "report/table.hpp"
+#include "harness/run_outcome.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -21,12 +21,15 @@ struct FuzzOptions {
   std::optional<uint64_t> replay;       // run this one case seed only
 };
 
-struct FuzzRunOutcome {
-  report::Report report;
-  bool gpu_ran = false;
+// A run's outcome with its counts: a failed case fails the check; a run that tested nothing stops
+// (Stop::failed), for it must not pass.
+struct FuzzRunOutcome : harness::RunOutcome {
   uint64_t cases = 0;
   uint64_t failures = 0;
 };
+
+// Sets the check and the stop that `out`'s counts call for (the end of run_fuzz).
+void judge_counts(FuzzRunOutcome& out);
 
 // Throws std::invalid_argument for seconds outside [kMinFuzzSeconds, kMaxFuzzSeconds] (or not
 // finite) or max_n outside 1..2^28.

@@ -23,6 +23,9 @@
 #include <stdexcept>
 
 namespace warpfold::multigpu {
+
+using harness::Stop;
+
 namespace {
 
 std::string host_name() {
@@ -45,7 +48,7 @@ void check_job(const MultigpuOptions& o, const MpiSession& mpi, Readiness& r) {
     validate(o);
     resolve_mpi_gpu_count(o.gpus, mpi.size());
   } catch (const std::invalid_argument& e) {
-    r.stop = Stop::bad_arguments;
+    r.stop = Stop::bad_request;
     if (mpi.rank() == 0) r.message = std::string("error: ") + e.what();
   }
 }
@@ -69,10 +72,10 @@ void check_process(const MultigpuOptions& o, const MpiSession& mpi, const std::s
     r.nvls = require_nvlink_multicast_off();
     harness::require_free_device_memory(r.device, device_bytes_needed(o), describe_shard(o));
   } catch (const std::invalid_argument& e) {
-    r.stop = Stop::bad_arguments;
+    r.stop = Stop::bad_request;
     r.message = who + ": error: " + e.what();
   } catch (const std::exception& e) {
-    r.stop = Stop::failure;
+    r.stop = Stop::failed;
     r.message = who + ": error: " + e.what();
   }
 }
@@ -139,7 +142,7 @@ MultigpuOutcome run_mpi(const MultigpuOptions& options) {
     out.writes_report = false;
     // Where rank 0 has no GPU either, its line speaks for all: one line, not one per process.
     const bool said_by_root = ready.stop == Stop::no_device && Stop(root_stop) == Stop::no_device && mpi.rank() != 0;
-    if (!said_by_root) out.message = ready.message;
+    if (!said_by_root) out.stop_reason = ready.message;
     return out;
   }
 

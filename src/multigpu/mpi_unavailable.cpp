@@ -3,13 +3,15 @@
 
 namespace warpfold::multigpu {
 
+using harness::Stop;
+
 bool mpi_mode_built() { return false; }
 
 MultigpuOutcome run_mpi(const MultigpuOptions&) {
   MultigpuOutcome out;
-  out.stop = Stop::bad_arguments;
-  out.message = "this warpfold was built without MPI, so --mode mpi is not available: install MPI (Debian/Ubuntu: "
-                "apt-get install libopenmpi-dev openmpi-bin) and configure again";
+  out.stop = Stop::bad_request;
+  out.stop_reason = "this warpfold was built without MPI, so --mode mpi is not available: install MPI (Debian/Ubuntu: "
+                    "apt-get install libopenmpi-dev openmpi-bin) and configure again";
   return out;
 }
 

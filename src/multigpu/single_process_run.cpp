@@ -15,6 +15,8 @@
 #include <numeric>
 
 namespace warpfold::multigpu {
+
+using harness::Stop;
 namespace {
 
 // Whether NCCL can move data GPU to GPU directly (NVLink or PCIe peer access) or goes through host memory.
@@ -42,7 +44,7 @@ MultigpuOutcome run_single_process(const MultigpuOptions& options) {
   harness::RunContext ctx = harness::RunContext::open(report);
   if (!ctx.has_device()) {
     out.stop = Stop::no_device;
-    out.message = no_device_line(report.meta.value("no_device_reason", std::string("no device")));
+    out.stop_reason = no_device_line(report.meta.value("no_device_reason", std::string("no device")));
     return out;
   }
   int present = 0;
@@ -82,7 +84,10 @@ MultigpuOutcome run_single_process(const MultigpuOptions& options) {
 }  // namespace
 
 MultigpuOutcome run_multigpu(const MultigpuOptions& options) {
-  return options.mode == Mode::single ? run_single_process(options) : run_mpi(options);
+  MultigpuOutcome out = options.mode == Mode::single ? run_single_process(options) : run_mpi(options);
+  out.gpu_ran = out.stop == Stop::none;
+  if (out.check_failed) out.wrong = "a GPU's partial or result differed from the CPU's (see the checks)";
+  return out;
 }
 
 }  // namespace warpfold::multigpu

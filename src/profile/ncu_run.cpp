@@ -1,7 +1,7 @@
 #include "profile/ncu_run.hpp"
 
 #include "profile/book_metrics.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/text_lines.hpp"
 
 namespace warpfold::profile {
@@ -49,15 +49,15 @@ std::vector<std::string> ncu_messages(std::string_view out, std::string_view err
   return found;
 }
 
-std::optional<ProfileFailure> ncu_failure(const ProcessResult& p, size_t kernels_parsed, double timeout_seconds) {
+std::optional<harness::RunStopped> ncu_failure(const ProcessResult& p, size_t kernels_parsed, double timeout_seconds) {
   if (!p.started) {
-    return ProfileFailure(FailureKind::tool_missing, "cannot run ncu: " + p.start_error);
+    return harness::RunStopped(harness::Stop::tool_missing, "cannot run ncu: " + p.start_error);
   }
   if (p.out.find(kPermissionError) != std::string::npos || p.err.find(kPermissionError) != std::string::npos) {
-    return ProfileFailure(FailureKind::no_counter_permission, permission_message());
+    return harness::RunStopped(harness::Stop::no_counter_permission, permission_message());
   }
   if (p.timed_out) {
-    return ProfileFailure(FailureKind::tool_failed, "ncu " + p.describe(timeout_seconds) +
+    return harness::RunStopped(harness::Stop::failed, "ncu " + p.describe(timeout_seconds) +
                                                         " (a larger --timeout gives it longer)");
   }
   if (kernels_parsed == 0) {
@@ -67,7 +67,7 @@ std::optional<ProfileFailure> ncu_failure(const ProcessResult& p, size_t kernels
       const std::string tail = last_lines(p.err.empty() ? p.out : p.err, 8);
       if (!tail.empty()) detail = "\n" + tail;
     }
-    return ProfileFailure(FailureKind::tool_failed, "ncu profiled no kernel (" + p.describe() + ")" + detail);
+    return harness::RunStopped(harness::Stop::failed, "ncu profiled no kernel (" + p.describe() + ")" + detail);
   }
   return std::nullopt;
 }

@@ -5,7 +5,7 @@
 // of interest once and nothing else.
 
 #include "profile/ncu_csv.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/subprocess.hpp"
 
 #include <optional>
@@ -33,12 +33,12 @@ struct NcuCapture {
   ProcessResult process;
 };
 
-// Runs the session; throws ProfileFailure when it gave no results (see ncu_failure).
+// Runs the session; throws harness::RunStopped when it gave no results (see ncu_failure).
 NcuCapture run_ncu(const NcuSettings& settings, const std::vector<std::string>& program);
 
 // The failure a finished session amounts to, or nullopt when it profiled at least one kernel.
 // ERR_NVGPUCTRPERM (no permission for the counters) is named with its fix.
-std::optional<ProfileFailure> ncu_failure(const ProcessResult& process, size_t kernels_parsed, double timeout_seconds);
+std::optional<harness::RunStopped> ncu_failure(const ProcessResult& process, size_t kernels_parsed, double timeout_seconds);
 
 // ncu's own "==ERROR==" and "==WARNING==" lines from its two outputs.
 std::vector<std::string> ncu_messages(std::string_view out, std::string_view err);

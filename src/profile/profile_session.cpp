@@ -2,7 +2,7 @@
 
 #include "harness/device_info.hpp"
 #include "harness/run_context.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/tool_locate.hpp"
 
 #include <cerrno>
@@ -41,11 +41,11 @@ class TempDir {
 std::string find_tool(const std::string& tool, const std::optional<std::string>& explicit_path, const std::string& hint) {
   if (explicit_path) {
     if (is_executable_file(*explicit_path)) return *explicit_path;
-    throw ProfileFailure(FailureKind::tool_missing, tool + " not found: '" + *explicit_path + "' is not an executable file");
+    throw harness::RunStopped(harness::Stop::tool_missing, tool + " not found: '" + *explicit_path + "' is not an executable file");
   }
   const ToolSearch where = ToolSearch::from_environment();
   if (auto found = locate_tool(tool, where)) return *found;
-  throw ProfileFailure(FailureKind::tool_missing,
+  throw harness::RunStopped(harness::Stop::tool_missing,
                        tool + " not found (looked in " + describe_search(tool, where) + "). " + hint);
 }
 
@@ -63,7 +63,7 @@ std::string find_cuobjdump(const std::optional<std::string>& explicit_path) {
 
 void require_cuda_device() {
   if (const auto reason = harness::cuda_unavailable_reason()) {
-    throw ProfileFailure(FailureKind::no_device, harness::no_device_message(*reason) + ": nothing to profile");
+    throw harness::RunStopped(harness::Stop::no_device, harness::no_device_message(*reason) + ": nothing to profile");
   }
 }
 
@@ -78,7 +78,7 @@ ProfiledProgram profile_program(const NcuSettings& settings, std::vector<std::st
     out.launches = LaunchManifest::read(manifest);
   } catch (const std::runtime_error& e) {
     // The profiled run failed before it could say what it launched: its own error is in ncu's output.
-    throw ProfileFailure(FailureKind::tool_failed, std::string(e.what()) + "; the profiled run ended with " +
+    throw harness::RunStopped(harness::Stop::failed, std::string(e.what()) + "; the profiled run ended with " +
                                                        out.ncu.process.describe() + ":\n" +
                                                        last_lines(out.ncu.process.err + out.ncu.process.out, 8));
   }

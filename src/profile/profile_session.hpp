@@ -14,13 +14,13 @@
 namespace warpfold::profile {
 
 // `explicit_path` when given (it must be an executable file), else the first ncu found (see
-// tool_locate.hpp). Throws ProfileFailure(tool_missing) naming where it looked.
+// tool_locate.hpp). Throws harness::RunStopped(tool_missing) naming where it looked.
 std::string find_ncu(const std::optional<std::string>& explicit_path);
 
 // The same for cuobjdump.
 std::string find_cuobjdump(const std::optional<std::string>& explicit_path);
 
-// Throws ProfileFailure(no_device) with the lab's no-device line when there is no CUDA device.
+// Throws harness::RunStopped(no_device) with the lab's no-device line when there is no CUDA device.
 void require_cuda_device();
 
 struct ProfiledProgram {

@@ -2,7 +2,7 @@
 
 #include "profile/kernel_names.hpp"
 #include "profile/ncu_run.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/subprocess.hpp"
 
 #include <algorithm>
@@ -47,17 +47,17 @@ ProcessOptions cuobjdump_options(const std::string& cuobjdump) {
 ProcessResult run_cuobjdump(const std::string& cuobjdump, std::vector<std::string> args) {
   args.insert(args.begin(), cuobjdump);
   ProcessResult r = run_process(args, cuobjdump_options(cuobjdump));
-  if (!r.started) throw ProfileFailure(FailureKind::tool_missing, "cannot run cuobjdump: " + r.start_error);
+  if (!r.started) throw harness::RunStopped(harness::Stop::tool_missing, "cannot run cuobjdump: " + r.start_error);
   if (r.err.find("nvdisasm") != std::string::npos && !r.ok()) {
-    throw ProfileFailure(FailureKind::tool_missing,
+    throw harness::RunStopped(harness::Stop::tool_missing,
                          "cuobjdump needs nvdisasm, found neither beside it nor on PATH (" + last_lines(r.err, 2) + ")");
   }
   if (r.err.find("does not contain device code") != std::string::npos) {
-    throw ProfileFailure(FailureKind::bad_request, args.back() + " holds no device code");
+    throw harness::RunStopped(harness::Stop::bad_request, args.back() + " holds no device code");
   }
   if (!r.ok()) {
     const std::string said = last_lines(r.err, 4);
-    throw ProfileFailure(FailureKind::tool_failed,
+    throw harness::RunStopped(harness::Stop::failed,
                          "cuobjdump " + r.describe(300) + ": " + (said.empty() ? "it printed no error message" : said));
   }
   return r;
@@ -123,7 +123,7 @@ std::vector<SassFunction> load_sass(const std::string& cuobjdump, const std::str
     }
   }
   if (found.empty() && !wanted.empty()) {
-    throw ProfileFailure(FailureKind::tool_failed, "cuobjdump listed " + std::to_string(wanted.size()) +
+    throw harness::RunStopped(harness::Stop::failed, "cuobjdump listed " + std::to_string(wanted.size()) +
                                                        " matching kernel(s) in " + binary +
                                                        " but its dump held no SASS for them: " + wanted.front());
   }
@@ -132,7 +132,7 @@ std::vector<SassFunction> load_sass(const std::string& cuobjdump, const std::str
                           (query.variant == "all" ? "" : " (variant " + query.variant + ")") + " in " + binary;
     const std::vector<std::string> near = similar_kernels(listed, query.kernel);
     for (size_t i = 0; i < near.size() && i < 12; ++i) message += (i ? ", " : "; kernels with similar names: ") + near[i];
-    throw ProfileFailure(FailureKind::bad_request, message);
+    throw harness::RunStopped(harness::Stop::bad_request, message);
   }
   return found;
 }

@@ -2,7 +2,7 @@
 // The live SASS tests' access to cuobjdump and to this test binary's machine code. Where either is
 // missing the tests skip, saying why, so that a machine without the CUDA tools (CI) stays green.
 
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/sass_listing.hpp"
 #include "profile/sass_lookup.hpp"
@@ -19,7 +19,7 @@ namespace warpfold::testing {
 inline std::pair<std::string, std::string> installed_cuobjdump() {
   try {
     return {profile::find_cuobjdump(std::nullopt), ""};
-  } catch (const profile::ProfileFailure& f) {
+  } catch (const harness::RunStopped& f) {
     return {"", f.what()};
   }
 }

@@ -4,12 +4,10 @@
 #include "cli/divergence_command.hpp"
 #include "cli/grid_command.hpp"
 #include "cli/info_command.hpp"
-#include "cli/finish.hpp"
 #include "cpu/cli_test_support.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 using namespace warpfold;
@@ -82,19 +80,6 @@ TEST(InfoCli, LatenciesArePositiveCycles) {
     EXPECT_NE(err.find("not a positive number of cycles"), std::string::npos) << bad << ": " << err;
   }
   EXPECT_FALSE(warpfold::testing::parse_lesson_error("info", {"--format", "xml"}).empty());
-}
-
-TEST(Finish, ExitCodesFollowTheOutcome) {
-  const std::string path = ::testing::TempDir() + "warpfold_finish_test.txt";
-  cli::OutputOptions out;
-  out.out = path;
-  harness::RunOutcome o;
-  EXPECT_EQ(cli::finish(o, out), cli::kExitNoDevice);
-  o.gpu_ran = true;
-  EXPECT_EQ(cli::finish(o, out), cli::kExitOk);
-  o.check_failed = true;
-  EXPECT_EQ(cli::finish(o, out), cli::kExitCheckFailed);
-  std::remove(path.c_str());
 }
 
 // The three runs work everywhere: without a device the CPU part and the reason; with one, the checks.

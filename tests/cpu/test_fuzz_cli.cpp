@@ -1,6 +1,7 @@
 // `warpfold fuzz`: the range of --seconds, flags a replay cannot honour, the replay command a run
-// prints (it must reproduce the case), the seed (0 is a seed like any other) and the exit code of a
-// run that tested nothing.
+// prints (it must reproduce the case), the seed (0 is a seed like any other) and the exit codes its
+// counts call for (a run that tested nothing fails).
+#include "cli/finish.hpp"
 #include "cli/fuzz_command.hpp"
 #include "cpu/cli_test_support.hpp"
 #include "fuzz/fuzz_case.hpp"
@@ -8,13 +9,11 @@
 
 #include <gtest/gtest.h>
 
-#include <iostream>
 #include <limits>
 #include <sstream>
 
 using namespace warpfold;
 using warpfold::testing::parse_command;
-using warpfold::testing::CaptureStderr;
 using warpfold::testing::parse_command_error;
 
 namespace {
@@ -92,15 +91,24 @@ TEST(FuzzCli, ZeroIsASeedLikeAnyOther) {
 }
 
 TEST(FuzzCli, ARunThatTestedNothingFails) {
-  CaptureStderr err;
   fuzz::FuzzRunOutcome out;
   out.gpu_ran = true;
-  EXPECT_EQ(cli::fuzz_exit_code(out), cli::kExitRuntimeError);
-  EXPECT_NE(err.text.str().find("no fuzz case ran"), std::string::npos) << err.text.str();
+  fuzz::judge_counts(out);
+  EXPECT_EQ(cli::exit_code(out), cli::kExitRuntimeError);
+  EXPECT_NE(out.stop_reason.find("no fuzz case ran"), std::string::npos) << out.stop_reason;
+}
+
+TEST(FuzzCli, FailedCasesFailTheCheckAndSayHowMany) {
+  fuzz::FuzzRunOutcome out;
+  out.gpu_ran = true;
   out.cases = 3;
-  EXPECT_EQ(cli::fuzz_exit_code(out), cli::kExitOk);
+  fuzz::judge_counts(out);
+  EXPECT_EQ(cli::exit_code(out), cli::kExitOk);
   out.failures = 1;
-  EXPECT_EQ(cli::fuzz_exit_code(out), cli::kExitCheckFailed);
-  out.gpu_ran = false;
-  EXPECT_EQ(cli::fuzz_exit_code(out), cli::kExitNoDevice);
+  fuzz::judge_counts(out);
+  EXPECT_EQ(cli::exit_code(out), cli::kExitCheckFailed);
+  EXPECT_NE(out.wrong.find("1 of 3 fuzz cases failed"), std::string::npos) << out.wrong;
+  fuzz::FuzzRunOutcome no_device;
+  fuzz::judge_counts(no_device);
+  EXPECT_EQ(cli::exit_code(no_device), cli::kExitNoDevice);
 }

@@ -1,5 +1,6 @@
 // `warpfold multigpu`: its arguments, the checks that need no GPU (GPU counts, the set-up against
-// the way the process was started, the GPU an MPI rank takes), and a run on this machine.
+// the way the process was started, the GPU an MPI rank takes), which rank writes and speaks, and a
+// run on this machine.
 #include "cli/multigpu_command.hpp"
 #include "multigpu/multigpu_run.hpp"
 
@@ -7,12 +8,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
 
 using namespace warpfold;
 using namespace warpfold::multigpu;
+using warpfold::harness::Stop;
 
 namespace {
 
@@ -167,8 +171,8 @@ TEST(MultigpuRun, NoDeviceOrTooManyGpusIsSaidClearly) {
   try {
     const MultigpuOutcome out = run_multigpu(o);
     EXPECT_EQ(out.stop, Stop::no_device);
-    EXPECT_NE(out.message.find("no CUDA device"), std::string::npos) << out.message;
-    EXPECT_EQ(out.message.find('\n'), std::string::npos) << "one line";
+    EXPECT_NE(out.stop_reason.find("no CUDA device"), std::string::npos) << out.stop_reason;
+    EXPECT_EQ(out.stop_reason.find('\n'), std::string::npos) << "one line";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("more GPUs than this host has"), std::string::npos) << e.what();
   }
@@ -182,7 +186,30 @@ TEST(MultigpuRun, TheMpiSetUpIsBuiltWhereMpiWasFound) {
   MultigpuOptions o;
   o.mode = Mode::mpi;
   const MultigpuOutcome out = run_multigpu(o);
-  EXPECT_EQ(out.stop, Stop::bad_arguments);
-  EXPECT_NE(out.message.find("libopenmpi-dev"), std::string::npos) << out.message;
+  EXPECT_EQ(out.stop, Stop::bad_request);
+  EXPECT_NE(out.stop_reason.find("libopenmpi-dev"), std::string::npos) << out.stop_reason;
 #endif
+}
+
+// Rank 0 of an mpi job writes the report and says what failed; the other ranks only exit alike.
+TEST(MultigpuCli, OnlyTheReportingRankWritesAndSpeaks) {
+  MultigpuOutcome rank1;
+  rank1.writes_report = false;
+  rank1.gpu_ran = true;
+  rank1.check_failed = true;
+  rank1.wrong = "a GPU's partial or result differed from the CPU's (see the checks)";
+  cli::OutputOptions out;
+  out.out = ::testing::TempDir() + "warpfold_multigpu_rank1.txt";
+  std::remove(out.out.c_str());
+  {
+    warpfold::testing::CaptureStderr err;
+    EXPECT_EQ(cli::finish_multigpu(rank1, out), cli::kExitCheckFailed);
+    EXPECT_EQ(err.text.str(), "");
+  }
+  EXPECT_FALSE(std::ifstream(out.out).good()) << "only rank 0 writes the report";
+  rank1.stop = Stop::no_device;
+  rank1.stop_reason = "rank 1 of 2 (host): no CUDA device";
+  warpfold::testing::CaptureStderr err;
+  EXPECT_EQ(cli::finish_multigpu(rank1, out), cli::kExitNoDevice);
+  EXPECT_EQ(err.text.str(), "warpfold: rank 1 of 2 (host): no CUDA device\n") << "a rank says its own stop";
 }

@@ -3,6 +3,7 @@
 #include "cli/grid_command.hpp"
 #include "cli/ladder_command.hpp"
 #include "cli/nested_command.hpp"
+#include "cli/finish.hpp"
 #include "cli/profile_command.hpp"
 #include "cpu/cli_test_support.hpp"
 
@@ -101,11 +102,11 @@ TEST(ProfileCli, BadValuesAreRejectedBeforeAnythingRuns) {
 
 TEST(ProfileCli, NoLessonOrBothALessonAndSassAreUsageErrors) {
   CaptureStderr err;
-  EXPECT_EQ(parse_profile({})->cmd.run(), cli::kExitUsageError);
+  EXPECT_EQ(cli::run_command(parse_profile({})->cmd), cli::kExitUsageError);
   EXPECT_NE(err.text.str().find("name a lesson"), std::string::npos);
-  EXPECT_EQ(parse_profile({"--sass", "reduceInterleaved", "ladder"})->cmd.run(), cli::kExitUsageError);
+  EXPECT_EQ(cli::run_command(parse_profile({"--sass", "reduceInterleaved", "ladder"})->cmd), cli::kExitUsageError);
   EXPECT_NE(err.text.str().find("--sass takes no lesson"), std::string::npos);
-  EXPECT_EQ(parse_profile({"nested", "hello"})->cmd.run(), cli::kExitUsageError);
+  EXPECT_EQ(cli::run_command(parse_profile({"nested", "hello"})->cmd), cli::kExitUsageError);
   EXPECT_NE(err.text.str().find("`nested hello` is not profiled"), std::string::npos);
 }
 
@@ -118,12 +119,12 @@ TEST(ProfileCli, SassOptionsGivenWithALessonAreUsageErrors) {
                                                     {"--cuobjdump", "/nonexistent/cuobjdump", "nested"}};
   for (const auto& args : cases) {
     CaptureStderr err;
-    EXPECT_EQ(parse_profile(args)->cmd.run(), cli::kExitUsageError) << args[0];
+    EXPECT_EQ(cli::run_command(parse_profile(args)->cmd), cli::kExitUsageError) << args[0];
     EXPECT_NE(err.text.str().find(args[0] + " is an option of --sass, which takes no lesson"), std::string::npos)
         << err.text.str();
   }
   CaptureStderr err;
-  parse_profile({"--format", "json", "ladder", "--n", "2^10"})->cmd.run();
+  cli::run_command(parse_profile({"--format", "json", "ladder", "--n", "2^10"})->cmd);
   EXPECT_NE(err.text.str().find("warpfold profile ladder --format json"), std::string::npos) << err.text.str();
   // After the lesson's name the output options are the lesson's own.
   auto p = parse_profile({"ladder", "--format", "json", "--out", "/tmp/warpfold-profile.json"});
@@ -134,14 +135,14 @@ TEST(ProfileCli, SassOptionsGivenWithALessonAreUsageErrors) {
 
 TEST(ProfileCli, WithoutNcuExitCodeFiveAndWhereItLooked) {
   CaptureStderr err;
-  EXPECT_EQ(parse_profile({"ladder", "--n", "2^10", "--ncu", "/nonexistent/ncu"})->cmd.run(), cli::kExitToolMissing);
+  EXPECT_EQ(cli::run_command(parse_profile({"ladder", "--n", "2^10", "--ncu", "/nonexistent/ncu"})->cmd), cli::kExitToolMissing);
   EXPECT_NE(err.text.str().find("ncu not found"), std::string::npos) << err.text.str();
   EXPECT_NE(err.text.str().find("/nonexistent/ncu"), std::string::npos);
 }
 
 TEST(ProfileCli, WithoutCuobjdumpExitCodeFive) {
   CaptureStderr err;
-  EXPECT_EQ(parse_profile({"--sass", "reduceInterleaved", "--cuobjdump", "/nonexistent/cuobjdump"})->cmd.run(),
+  EXPECT_EQ(cli::run_command(parse_profile({"--sass", "reduceInterleaved", "--cuobjdump", "/nonexistent/cuobjdump"})->cmd),
             cli::kExitToolMissing);
   EXPECT_NE(err.text.str().find("cuobjdump not found"), std::string::npos) << err.text.str();
 }

@@ -3,7 +3,7 @@
 #include "cpu/profile_test_data.hpp"
 #include "profile/book_metrics.hpp"
 #include "profile/ncu_run.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/subprocess.hpp"
 #include "profile/tool_locate.hpp"
@@ -20,6 +20,8 @@
 #include <thread>
 
 using namespace warpfold::profile;
+using warpfold::harness::RunStopped;
+using warpfold::harness::Stop;
 using warpfold::testing::read_test_data;
 using warpfold::testing::test_data_path;
 
@@ -179,9 +181,9 @@ TEST(ToolLocate, NothingFoundNamesWhereItLooked) {
 TEST(ToolLocate, AnExplicitPathMustBeAProgram) {
   try {
     find_ncu(std::string("/nonexistent/ncu"));
-    FAIL() << "expected a ProfileFailure";
-  } catch (const ProfileFailure& f) {
-    EXPECT_EQ(f.kind(), FailureKind::tool_missing);
+    FAIL() << "expected a RunStopped";
+  } catch (const RunStopped& f) {
+    EXPECT_EQ(f.kind(), Stop::tool_missing);
     EXPECT_NE(std::string(f.what()).find("/nonexistent/ncu"), std::string::npos);
   }
   EXPECT_EQ(find_ncu(test_data_path("ncu/fake-ncu.sh")), test_data_path("ncu/fake-ncu.sh"));
@@ -194,7 +196,7 @@ TEST(NcuFailure, PermissionDeniedNamesTheFix) {
   p.out = read_test_data("ncu/err_nvgpuctrperm.txt");
   const auto f = ncu_failure(p, 0, 60);
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->kind(), FailureKind::no_counter_permission);
+  EXPECT_EQ(f->kind(), Stop::no_counter_permission);
   const std::string msg = f->what();
   EXPECT_NE(msg.find("ERR_NVGPUCTRPERM"), std::string::npos);
   EXPECT_NE(msg.find("NVreg_RestrictProfilingToAdminUsers=0"), std::string::npos);
@@ -208,7 +210,7 @@ TEST(NcuFailure, NoKernelsTimeoutAndSuccess) {
   p.err = "warpfold: error: n must be at least 1\n==WARNING== No kernels were profiled.\n";
   auto f = ncu_failure(p, 0, 60);
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->kind(), FailureKind::tool_failed);
+  EXPECT_EQ(f->kind(), Stop::failed);
   EXPECT_NE(std::string(f->what()).find("No kernels were profiled"), std::string::npos);
   EXPECT_NE(std::string(f->what()).find("exit code 2"), std::string::npos);
   p.timed_out = true;
@@ -219,7 +221,7 @@ TEST(NcuFailure, NoKernelsTimeoutAndSuccess) {
   EXPECT_FALSE(ncu_failure(p, 3, 60));  // a non-zero exit with results: the results stand
   ProcessResult never;
   never.start_error = "Permission denied";
-  EXPECT_EQ(ncu_failure(never, 0, 60)->kind(), FailureKind::tool_missing);
+  EXPECT_EQ(ncu_failure(never, 0, 60)->kind(), Stop::tool_missing);
 }
 
 TEST(NcuSession, ArgumentsAndTheCLocale) {
@@ -249,9 +251,9 @@ TEST(NcuSession, PermissionDeniedEndsTheSession) {
   EnvVar output("FAKE_NCU_OUTPUT", test_data_path("ncu/err_nvgpuctrperm.txt"));
   try {
     profile_program(fake_ncu(), {"/path/warpfold", "ladder"});
-    FAIL() << "expected a ProfileFailure";
-  } catch (const ProfileFailure& f) {
-    EXPECT_EQ(f.kind(), FailureKind::no_counter_permission);
+    FAIL() << "expected a RunStopped";
+  } catch (const RunStopped& f) {
+    EXPECT_EQ(f.kind(), Stop::no_counter_permission);
   }
 }
 
@@ -260,9 +262,9 @@ TEST(NcuSession, AHungSessionIsEndedAtTheTimeLimit) {
   const auto start = std::chrono::steady_clock::now();
   try {
     profile_program(fake_ncu(1), {"/path/warpfold", "ladder"});
-    FAIL() << "expected a ProfileFailure";
-  } catch (const ProfileFailure& f) {
-    EXPECT_EQ(f.kind(), FailureKind::tool_failed);
+    FAIL() << "expected a RunStopped";
+  } catch (const RunStopped& f) {
+    EXPECT_EQ(f.kind(), Stop::failed);
     EXPECT_NE(std::string(f.what()).find("timed out"), std::string::npos);
   }
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
@@ -275,9 +277,9 @@ TEST(NcuSession, ResultsWithoutAManifestSayWhatTheRunPrinted) {
   EnvVar output("FAKE_NCU_OUTPUT", out);
   try {
     profile_program(fake_ncu(), {"/path/warpfold", "ladder"});
-    FAIL() << "expected a ProfileFailure";
-  } catch (const ProfileFailure& f) {
-    EXPECT_EQ(f.kind(), FailureKind::tool_failed);
+    FAIL() << "expected a RunStopped";
+  } catch (const RunStopped& f) {
+    EXPECT_EQ(f.kind(), Stop::failed);
     EXPECT_NE(std::string(f.what()).find("out of memory"), std::string::npos);
   }
 }

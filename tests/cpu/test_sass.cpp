@@ -3,7 +3,7 @@
 // holds the lab's kernels.
 #include "cpu/profile_test_data.hpp"
 #include "cpu/sass_test_support.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/sass_lookup.hpp"
 #include "profile/sass_summary.hpp"
@@ -15,6 +15,8 @@
 #include <utility>
 
 using namespace warpfold::profile;
+using warpfold::harness::RunStopped;
+using warpfold::harness::Stop;
 using warpfold::testing::installed_cuobjdump;
 using warpfold::testing::read_test_data;
 
@@ -163,8 +165,8 @@ TEST(SassLookup, LiveOnThisBinaryWhenCuobjdumpIsInstalled) {
   }
   try {
     load_sass(cuobjdump, self, {"noSuchKernel", "all"});
-    FAIL() << "expected a ProfileFailure";
-  } catch (const ProfileFailure& f) {
-    EXPECT_EQ(f.kind(), FailureKind::bad_request);
+    FAIL() << "expected a RunStopped";
+  } catch (const RunStopped& f) {
+    EXPECT_EQ(f.kind(), Stop::bad_request);
   }
 }

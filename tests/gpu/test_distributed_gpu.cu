@@ -684,7 +684,7 @@ TEST(MultigpuRunGpu, SingleSetUpChecksOutOnOneAndOnEveryGpu) {
         o.warmup = 1;
         const auto out = multigpu::run_multigpu(o);
         const std::string what = std::to_string(gpus) + " GPU(s), " + bench::to_string(type) + " " + bench::to_string(op);
-        ASSERT_EQ(out.stop, multigpu::Stop::none) << what << ": " << out.message;
+        ASSERT_EQ(out.stop, harness::Stop::none) << what << ": " << out.stop_reason;
         EXPECT_FALSE(out.check_failed) << what << "\n" << report::render(out.report, report::Format::table);
         ASSERT_EQ(out.report.tables.size(), 2u) << what;
         EXPECT_EQ(out.report.tables[0].rows.size(), size_t(gpus)) << what;

@@ -3,7 +3,7 @@
 // (ERR_NVGPUCTRPERM, exit code 6) fails with ncu's message.
 #include "gpu/gpu_test_support.hpp"
 #include "profile/book_metrics.hpp"
-#include "profile/profile_failure.hpp"
+#include "harness/run_outcome.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/subprocess.hpp"
 
@@ -19,12 +19,13 @@
 
 using nlohmann::json;
 using namespace warpfold::profile;
+using warpfold::harness::RunStopped;
 
 #define WARPFOLD_REQUIRE_NCU()                                              \
   do {                                                                      \
     try {                                                                   \
       find_ncu(std::nullopt);                                               \
-    } catch (const ProfileFailure& f) {                                     \
+    } catch (const RunStopped& f) {                                     \
       GTEST_SKIP() << "ncu not found, profile test not run: " << f.what(); \
     }                                                                       \
   } while (0)
