@@ -7,7 +7,8 @@
 # each tool reports for them is listed in the summary, and does not fail the script.
 # Input sizes are capped at WARPFOLD_TEST_MAX_N (default 2^20): the tools slow kernels 10-100×;
 # then the tests of the largest grids and of the bulk kernel run at full size (up to 2^27) under
-# each tool. Each run is bounded by SANITIZE_TIMEOUT seconds (default 300).
+# each tool. Each run is bounded by SANITIZE_TIMEOUT seconds (default 300); SANITIZE_SHARDS
+# splits each pass into that many processes run at once (below).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 find_cuda
@@ -48,17 +49,46 @@ for entry in "${excluded[@]}"; do
 done
 
 # A pass that must be clean: TOOL over the tests FILTER selects, logged to sanitize/LOG.log; a
-# finding or a timeout fails the script. The summary line names the pass as LABEL.
+# finding or a timeout fails the script. The summary line names the pass as LABEL. With
+# SANITIZE_SHARDS=N the tests run as N GoogleTest shards at once, shard k on GPU k mod the GPUs
+# visible (or of the device indices SANITIZE_GPUS lists), each under its own sanitizer process
+# (the tools are slow, and mostly on the CPU).
+shards="${SANITIZE_SHARDS:-1}"
+if [ -n "${SANITIZE_GPUS:-}" ]; then
+  read -r -a devices <<<"$SANITIZE_GPUS"
+else
+  count="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)"
+  devices=()
+  for ((k = 0; k < ${count:-1} || k == 0; k++)); do devices+=("$k"); done
+fi
 clean_pass() {  # TOOL LOG LABEL FILTER
-  local tool="$1" log="$OUT/sanitize/$2.log" label="$3" filter="$4" start rc errors verdict=clean
+  local tool="$1" log="$OUT/sanitize/$2.log" label="$3" filter="$4" start rc=0 k verdict=clean errors=0 found
+  local pids=() codes=()
   start=$(date +%s)
-  timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no --error-exitcode 97 --print-limit 50 "$tests" --gtest_brief=1 \
-      --gtest_filter="$filter" >"$log" 2>&1
-  rc=$?
-  errors=$(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$log" | tail -1)
-  if [ "$rc" -eq 124 ]; then verdict="TIMED OUT after ${SANITIZE_TIMEOUT:-300} s"; failed=1;
-  elif [ "$rc" -ne 0 ]; then verdict="FINDINGS (exit $rc)"; failed=1; fi
-  echo "$tool: $label: $verdict, ${errors:-no summary}, $(grep -E '^\[  (PASSED|FAILED)' "$log" | tr '\n' ' ') $(( $(date +%s) - start )) s" | tee -a "$summary"
+  for ((k = 0; k < shards; k++)); do
+    CUDA_VISIBLE_DEVICES="${devices[k % ${#devices[@]}]}" GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$k" \
+      timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no --error-exitcode 97 --print-limit 50 \
+      "$tests" --gtest_brief=1 --gtest_filter="$filter" >"$log.$k" 2>&1 &
+    pids+=($!)
+  done
+  for k in "${!pids[@]}"; do wait "${pids[$k]}"; codes+=($?); done
+  : >"$log"
+  for ((k = 0; k < shards; k++)); do
+    cat "$log.$k" >>"$log" && rm -f "$log.$k"
+  done
+  for k in "${codes[@]}"; do
+    if [ "$k" -eq 124 ]; then verdict="TIMED OUT after ${SANITIZE_TIMEOUT:-300} s"; failed=1; rc=124;
+    elif [ "$k" -ne 0 ] && [ "$rc" -ne 124 ]; then verdict="FINDINGS (exit $k)"; failed=1; rc=$k; fi
+  done
+  # Each shard prints its own summary: the pass's findings are their sum.
+  for found in $(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$log" | grep -Eo '[0-9]+'); do
+    errors=$((errors + found))
+  done
+  local kind="errors"; [ "$tool" = racecheck ] && kind="hazards"
+  local passed failures
+  passed=$(awk '/^\[  PASSED  \] [0-9]+/ { n += $4 } END { print n + 0 }' "$log")
+  failures=$(grep -E '^\[  FAILED  \] [A-Za-z]' "$log" | sed 's/ (.*//' | sort -u | wc -l)
+  echo "$tool: $label: $verdict, $errors $kind, $passed tests passed$( [ "$shards" -gt 1 ] && echo " in $shards shards"), $failures failed, $(( $(date +%s) - start )) s" | tee -a "$summary"
 }
 for tool in "${tools[@]}"; do
   # Only memcheck supports dynamic parallelism ("CUDA Dynamic Parallelism is not supported by

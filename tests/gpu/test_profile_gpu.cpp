@@ -2,8 +2,9 @@
 // Skips visibly without a GPU, and without ncu (exit code 5); a run that cannot read the counters
 // (ERR_NVGPUCTRPERM, exit code 6) fails with ncu's message.
 #include "gpu/gpu_test_support.hpp"
-#include "profile/book_metrics.hpp"
 #include "harness/run_outcome.hpp"
+#include "lab/ladder/registry.hpp"
+#include "profile/book_metrics.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/subprocess.hpp"
 
@@ -76,7 +77,8 @@ TEST(ProfileGpu, LadderEveryKernelRowHasNumericMetrics) {
   const json doc = profile_json({"ladder", "--n", "2^20"});
   ASSERT_TRUE(doc.is_object());
   const json& table = doc["tables"][0];
-  EXPECT_EQ(table["rows"].size(), 22u);  // 11 steps, book and fixed: at 2^20 the book's rule launches all
+  // Every registry kernel, book and fixed: at 2^20 the book's rule launches all of them.
+  EXPECT_EQ(table["rows"].size(), warpfold::lab::ladder_kernels().size());
   expect_complete_rows(table);
   for (const json& row : table["rows"]) EXPECT_EQ(row["check"], "ok") << row["kernel"];
   EXPECT_FALSE(doc["meta"]["ncu"]["path"].get<std::string>().empty());
