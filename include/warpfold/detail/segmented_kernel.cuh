@@ -134,8 +134,9 @@ struct segments_block {
   // Step 1 and 2 of a tile: slots into shared memory, init for empty segments, long ones
   // published, the others this block reduces whole listed.
   __device__ void load_tile(uint64_t first, unsigned count) {
+    __syncthreads();  // the previous tile is done with the slots and has read own_count
     if (threadIdx.x == 0) sh.own_count = 0;
-    __syncthreads();  // the previous tile is done with the slots
+    __syncthreads();
     for (unsigned j = threadIdx.x; j < count; j += kSegmentThreads) {
       const uint64_t s = first + j;
       const segment_slot slot = p.source.slot(s);
