@@ -4,8 +4,9 @@
     assemble_report.py RESULTS_JSON OUT_DIR [--no-plots]
 
 Each lesson becomes a section: its status, its figures (matplotlib) and its tables (the Markdown
-the lesson rendered itself). A lesson that failed gets a section saying so; the others are
-unaffected. Exit status 0 on success, 2 on unreadable input.
+the lesson rendered itself, or a summary where SECTION_BODIES names one), with a link to its CSV;
+the sections of PROFILE_VIEWS add their metrics from their lesson's profiled section. A lesson
+that failed gets a section saying so; the others are unaffected. Exit status 0 on success, 2 on unreadable input.
 """
 import argparse
 import html
@@ -118,25 +119,43 @@ def fig_divergence(plt, lesson, out):
     return [("divergence.png", "Divergence shows only where the branches are long (the lab's maskKernel pair)")]
 
 
+def shape_gap(row):
+    """Why a grid row has no bar ("invalid: threads per block 2048 > 1024"), or None where it has one."""
+    if isinstance(row.get("gbps"), (int, float)):
+        return None
+    check = (row.get("check") or "not run").split(" (")[0]
+    return check.replace("invalid configuration", "invalid")
+
+
 def fig_grid(plt, lesson, out):
-    table = [r for r in rows(lesson) if isinstance(r.get("gbps"), (int, float))]
-    if not table:
+    """Every shape in the table's order: a bar for each one measured, a hatched gap labelled with
+    the reason for each one that could not run (an invalid configuration), so none goes missing."""
+    table = rows(lesson)
+    if not any(isinstance(r.get("gbps"), (int, float)) for r in table):
         return []
     fig, ax = plt.subplots(figsize=(9, 4))
-    ax.bar([r["block"] for r in table], [r["gbps"] for r in table],
-           color=["tab:orange" if r.get("best") == "best" else "tab:blue" for r in table])
     peak = meta(lesson).get("peak_read_gbps")
+    top = max([r["gbps"] for r in table if isinstance(r.get("gbps"), (int, float))] + [peak or 0])
+    for i, r in enumerate(table):
+        if isinstance(r.get("gbps"), (int, float)):
+            ax.bar(i, r["gbps"], color="tab:orange" if r.get("best") == "best" else "tab:blue")
+            continue
+        ax.bar(i, top, color="none", edgecolor="gray", hatch="//", lw=0.8)
+        ax.text(i, top / 2, shape_gap(r), rotation=90, ha="center",
+                va="center", fontsize=8, color="dimgray", bbox={"facecolor": "white", "edgecolor": "none"})
     if peak:
         ax.axhline(peak, color="gray", ls="--", label=f"measured read peak {peak:.0f} GB/s")
         ax.legend()
+    ax.set_xticks(range(len(table)))
+    ax.set_xticklabels([r["block"] for r in table], rotation=40, ha="right")
     ax.set_xlabel("block shape (x × y)")
     ax.set_ylabel("effective bandwidth (GB/s)")
-    ax.set_title("sumMatrixOnGPU2D by block shape (orange: best)")
-    plt.setp(ax.get_xticklabels(), rotation=40, ha="right")
+    ax.set_title("sumMatrixOnGPU2D by block shape (orange: best; hatched: could not run)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "grid.png"), dpi=110)
     plt.close(fig)
-    return [("grid.png", "Bandwidth of the matrix sum for each block shape")]
+    return [("grid.png", "Bandwidth of the matrix sum for each block shape; a hatched gap is a shape this device "
+             "cannot launch (the table's check column says which limit it breaks)")]
 
 
 def fig_registers(plt, lesson, out):
@@ -179,24 +198,63 @@ def fig_nested(plt, lesson, out):
     return [("nested.png", "Time of each nested variant, with its device-side launches")]
 
 
+BENCH_LIBRARIES = (("warpfold", "-o"), ("cub", "--s"), ("thrust", ":^"))
+
+
+def row_bytes(r):
+    """The bytes a bench row read: its bandwidth times its median time."""
+    return r["gbps"] * r["median_us"] * 1e3
+
+
+def l2_resident_n(table, l2_bytes):
+    """The largest n whose input fits in half the L2 (the bench's test for an input that stays in L2
+    between repetitions), or None."""
+    fits = [r["n"] for r in table if l2_bytes and 2 * row_bytes(r) <= l2_bytes]
+    return max(fits) if fits else None
+
+
+def bench_timing_text(m):
+    """How the bench timed its points with respect to the L2, from its meta."""
+    l2 = (m.get("device") or {}).get("l2_bytes")
+    l2_basis = " (shaded: L2-resident; its % of peak is taken against the L2 read figure)" if m.get("peak_l2_read_gbps") \
+        else " (shaded: L2-resident)"
+    if m.get("cold"):
+        return "Timed with a cold L2 (--cold: the L2 is flushed, untimed, before every repetition), so every point reads DRAM"
+    half = f" ({l2 / 2 / 2**20:.0f} MiB here)" if l2 else ""
+    return ("Timed with a warm L2 (the default, no flush between repetitions): an input of at most half the L2"
+            f"{half} stays in L2 from one repetition to the next, so its GB/s can exceed the DRAM peak{l2_basis}; "
+            "`warpfold bench --cold` flushes the L2 before every repetition")
+
+
 def fig_bench(plt, lesson, out):
-    table = [r for r in rows(lesson) if r.get("library") in ("warpfold", "cub", "thrust")]
+    """One bandwidth panel per type and operation, with the peaks and the L2-resident sizes shaded,
+    and below them one panel of warpfold's ratio to CUB at every size, where the small sizes (a few
+    GB/s, invisible on the bandwidth axes) show."""
+    table = [r for r in rows(lesson) if r.get("library") in dict(BENCH_LIBRARIES)
+             and isinstance(r.get("gbps"), (int, float)) and isinstance(r.get("median_us"), (int, float))]
     if not table:
         return []
     m = meta(lesson)
     peak = m.get("peak_read_gbps")
     theoretical = (m.get("device") or {}).get("theoretical_gbps")
+    l2_bytes = (m.get("device") or {}).get("l2_bytes")
     cases = list(dict.fromkeys((r["type"], r["op"]) for r in table))
     cols = min(3, len(cases))
     nrows = math.ceil(len(cases) / cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.8 * nrows), squeeze=False)
-    for ax, (t, op) in zip(axes.flat, cases):
-        for lib, style in (("warpfold", "-o"), ("cub", "--s"), ("thrust", ":^")):
-            pts = sorted((r["n"], r["gbps"]) for r in table if r["type"] == t and r["op"] == op and r["library"] == lib)
+    fig = plt.figure(figsize=(5 * cols, 3.8 * nrows + 4.2))
+    grid = fig.add_gridspec(nrows + 1, cols, height_ratios=[3.8] * nrows + [4.2])
+    for k, (t, op) in enumerate(cases):
+        ax = fig.add_subplot(grid[k // cols, k % cols])
+        case = [r for r in table if r["type"] == t and r["op"] == op]
+        for lib, style in BENCH_LIBRARIES:
+            pts = sorted((r["n"], r["gbps"]) for r in case if r["library"] == lib)
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=3, label=lib)
+        in_l2 = None if m.get("cold") else l2_resident_n(case, l2_bytes)
+        if in_l2:
+            ax.axvspan(min(r["n"] for r in case), in_l2, color="gold", alpha=0.15, label="L2-resident")
         if peak:
-            ax.axhline(peak, color="gray", ls="--", lw=1, label="measured peak")
+            ax.axhline(peak, color="gray", ls="--", lw=1, label="measured DRAM peak")
         if theoretical:
             ax.axhline(theoretical, color="black", ls="-.", lw=1, label="theoretical peak")
         ax.set_xscale("log", base=2)
@@ -205,13 +263,25 @@ def fig_bench(plt, lesson, out):
         ax.set_title(f"{t} {op}")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    for ax in list(axes.flat)[len(cases):]:
-        ax.axis("off")
-    fig.suptitle("device-wide reduce: bandwidth vs n")
-    fig.tight_layout()
+    ratio = fig.add_subplot(grid[nrows, :])
+    for t, op in cases:
+        pts = sorted((r["n"], r["ratio_vs_cub"]) for r in table if r["type"] == t and r["op"] == op
+                     and r["library"] == "warpfold" and isinstance(r.get("ratio_vs_cub"), (int, float)))
+        if pts:
+            ratio.plot([p[0] for p in pts], [p[1] for p in pts], "-o", ms=3, lw=1, label=f"{t} {op}")
+    ratio.axhline(1, color="black", lw=1)
+    ratio.set_xscale("log", base=2)
+    ratio.set_xlabel("n (elements, log scale)")
+    ratio.set_ylabel("CUB's time / warpfold's (×)")
+    ratio.set_title("warpfold vs CUB at every size (above 1: warpfold faster)")
+    ratio.grid(alpha=0.3)
+    ratio.legend(fontsize=7, ncol=5)
+    fig.suptitle("device-wide reduce: bandwidth vs n, and the ratio to CUB")
+    fig.tight_layout(rect=(0, 0, 1, 0.98))  # room for the title above the panels
     fig.savefig(os.path.join(out, "bench.png"), dpi=110)
     plt.close(fig)
-    return [("bench.png", "warpfold::reduce, cub::DeviceReduce and thrust::reduce against the measured and theoretical peaks")]
+    return [("bench.png", "warpfold::reduce, cub::DeviceReduce and thrust::reduce against the measured and theoretical "
+             "peaks, and warpfold's ratio to CUB at every size. " + bench_timing_text(m))]
 
 
 def fig_segmented(plt, lesson, out):
@@ -288,6 +358,156 @@ def headline(doc, out):
     return lines + [""]
 
 
+# --- section bodies: a section is its lesson's Markdown unless a summary stands in for it -----
+
+# The bench summary's size bands (log2 n, inclusive): launch-bound, L2-sized, DRAM-bound on the GPUs
+# the project builds for.
+BENCH_BANDS = (("2^10–2^19", 10, 19), ("2^20–2^25", 20, 25), ("2^26–2^30", 26, 30))
+BENCH_PEAK_SIZES = (28, 30)  # log2 n where the summary gives warpfold's % of peak
+MAX_SUMMARY_ROWS = 20
+
+
+def geomean_cell(values):
+    """The geometric mean of ratios with their range, or "-" where there are none."""
+    if not values:
+        return "-"
+    mean = math.exp(sum(math.log(v) for v in values) / len(values))
+    return f"{mean:.2f}× ({min(values):.2f}–{max(values):.2f})" if len(values) > 1 else f"{mean:.2f}×"
+
+
+def preamble(lesson):
+    """The lines a lesson printed above its tables (its Markdown up to the first table)."""
+    return (lesson.get("markdown") or "").split("\n### ", 1)[0].strip()
+
+
+def table_notes(lesson, table_index=0):
+    tables = (lesson.get("report") or {}).get("tables") or []
+    return tables[table_index].get("notes") or [] if len(tables) > table_index else []
+
+
+def bench_summary(lesson):
+    """warpfold's ratio to CUB and to Thrust by size band, and its % of peak at the largest sizes,
+    one row per type and operation (per type where that would pass MAX_SUMMARY_ROWS)."""
+    table = [r for r in rows(lesson) if isinstance(r.get("median_us"), (int, float))]
+    by_case = {}
+    for r in table:
+        by_case.setdefault((r["type"], r["op"], r["n"]), {})[r["library"]] = r
+    cases = list(dict.fromkeys((r["type"], r["op"]) for r in table))
+    key = (lambda t, op: (t, op)) if len(cases) <= MAX_SUMMARY_ROWS else (lambda t, op: (t, "all"))
+    summary = {}
+    for (t, op, n), libs in by_case.items():
+        wf = libs.get("warpfold")
+        if not wf or not wf["median_us"] > 0:
+            continue
+        cell = summary.setdefault(key(t, op), {"cub": {}, "thrust": {}, "peak": {}})
+        band = next((b for b, lo, hi in BENCH_BANDS if lo <= wf["log2_n"] <= hi), None)
+        if band and isinstance(wf.get("ratio_vs_cub"), (int, float)):
+            cell["cub"].setdefault(band, []).append(wf["ratio_vs_cub"])
+        if band and "thrust" in libs:
+            cell["thrust"].setdefault(band, []).append(libs["thrust"]["median_us"] / wf["median_us"])
+        if wf["log2_n"] in BENCH_PEAK_SIZES and isinstance(wf.get("pct_measured_peak"), (int, float)):
+            cell["peak"].setdefault(wf["log2_n"], []).append(wf["pct_measured_peak"])
+    bands = [b for b, _, _ in BENCH_BANDS]
+    head = (["type", "op"] + [f"vs CUB {b}" for b in bands] + [f"vs Thrust {b}" for b in bands]
+            + [f"% of peak at 2^{k}" for k in BENCH_PEAK_SIZES])
+    lines = ["### warpfold against CUB and Thrust, by size band", "", "| " + " | ".join(head) + " |",
+             "|" + "---|" * len(head)]
+    for (t, op), cell in summary.items():
+        peaks = [f"{sum(v) / len(v):.0f}%" if (v := cell["peak"].get(k)) else "-" for k in BENCH_PEAK_SIZES]
+        lines.append("| " + " | ".join([t, op] + [geomean_cell(cell["cub"].get(b)) for b in bands]
+                                        + [geomean_cell(cell["thrust"].get(b)) for b in bands] + peaks) + " |")
+    lines += ["", "- vs CUB: the geometric mean over the band's sizes of the bench's vs CUB (CUB's time / warpfold's, "
+              "timed in the same rounds), its range in brackets; vs Thrust: Thrust's median time / warpfold's; above 1: "
+              "warpfold is faster; -: no size of the band in this run",
+              "- % of peak: warpfold's bandwidth against the measured read peak of its input's memory (the bench's "
+              "peak column: DRAM at these sizes); -: the size is not in this run"]
+    if key("", "") == ("", "all"):
+        lines.append("- one row per type: the operations are pooled, so the table stays short")
+    return lines
+
+
+def bench_body(lesson):
+    """The bench's preamble, its summary and how it was measured; the full per-size table is in
+    results.json and its CSV."""
+    full = len(rows(lesson))
+    where = f"[{lesson['csv']}]({lesson['csv']}) and results.json" if lesson.get("csv") else "results.json"
+    lines = [preamble(lesson), ""] + bench_summary(lesson)
+    lines += ["", f"The full table ({full} rows: every size, type, operation and library, with spreads and "
+              f"launch floors) is in {where}. How it was measured:", ""]
+    return lines + [f"- {n}" for n in table_notes(lesson)] + [""]
+
+
+def csv_link(lesson):
+    return [f"*Tables as CSV: [{lesson['csv']}]({lesson['csv']}).*", ""] if lesson.get("csv") else []
+
+
+SECTION_BODIES = {"bench": bench_body}
+
+
+def section_body(lesson):
+    if lesson["key"] in SECTION_BODIES and rows(lesson):
+        return SECTION_BODIES[lesson["key"]](lesson)
+    return [lesson.get("markdown") or "", ""] + csv_link(lesson)
+
+
+# --- profiler metrics shown in a lesson's own section, from its profiled section ------------
+
+# Section key -> the profile table's columns it shows (key, header), and whether its rows are
+# builds of one kernel ("mathKernel1 (-O3)") to be set side by side.
+PROFILE_VIEWS = {
+    "grid": {"columns": (("achieved_occupancy_pct", "achieved occupancy %"), ("gld_efficiency_pct", "gld_efficiency %"),
+                         ("gld_throughput_gbps", "gld_throughput GB/s")), "builds": False},
+    "divergence": {"columns": (("branch_efficiency_pct", "branch_efficiency %"),
+                               ("achieved_occupancy_pct", "achieved occupancy %")), "builds": True},
+}
+
+
+def profile_entry(doc, lesson):
+    """The profiled section of `lesson`'s lesson in this run, or None."""
+    return next((l for l in doc.get("lessons", []) if l.get("profiled") and l.get("lesson") == lesson.get("lesson")
+                 and l.get("lesson")), None)
+
+
+def metric_text(v):
+    return f"{v:.1f}" if isinstance(v, (int, float)) else "-"
+
+
+def split_build(label):
+    """"mathKernel1 (-O3)" -> ("mathKernel1", "-O3"); a label without a build -> (label, "")."""
+    name, sep, build = label.rpartition(" (")
+    return (name, build.rstrip(")")) if sep else (label, "")
+
+
+def profile_view(doc, lesson):
+    """The section's profiler metrics from its lesson's profiled section, or a line saying why the
+    run has none."""
+    view = PROFILE_VIEWS[lesson["key"]]
+    p = profile_entry(doc, lesson)
+    lines = ["### Profiler metrics (Nsight Compute)", ""]
+    if p is None:
+        return lines + ["*Not measured: this run has no profile pass for this section (`warpfold profile "
+                        f"{lesson.get('lesson') or lesson['key']}` measures them, as `warpfold report` does where ncu "
+                        "is usable).*", ""]
+    if p.get("status") not in ("ok", "wrong") or not rows(p):
+        reason = (p.get("error") or STATUS.get(p.get("status"), p.get("status") or "")).rstrip(".")
+        return lines + [f"*Not measured in this run: {reason}.*", ""]
+    table = rows(p)
+    columns = view["columns"]
+    if view["builds"]:
+        builds = list(dict.fromkeys(split_build(r["kernel"])[1] for r in table))
+        by = {split_build(r["kernel"]): r for r in table}
+        head = ["kernel"] + [f"{h} ({b})" for _, h in columns for b in builds]
+        body = [[name] + [metric_text((by.get((name, b)) or {}).get(k)) for k, _ in columns for b in builds]
+                for name in dict.fromkeys(split_build(r["kernel"])[0] for r in table)]
+    else:
+        head = ["kernel"] + [h for _, h in columns]
+        body = [[r["kernel"]] + [metric_text(r.get(k)) for k, _ in columns] for r in table]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in body]
+    return lines + ["", f"*Each kernel profiled once under ncu, with the run's options; every metric of the "
+                        f"profile, with its ncu name, is in [its section](#{p['key']}).*", ""]
+
+
 def assemble(doc, out, plots):
     figdir = os.path.join(out, "figures")
     os.makedirs(figdir, exist_ok=True)
@@ -320,7 +540,9 @@ def assemble(doc, out, plots):
                     lines += [f"![{caption}](figures/{name})", "", f"*{caption}.*", ""]
             except Exception as e:  # a figure must not take the section's tables with it
                 lines += [f"*Figure not drawn: {e}*", ""]
-        lines += [l.get("markdown") or "", ""]
+        lines += section_body(l)
+        if l["key"] in PROFILE_VIEWS and l["status"] in ("ok", "wrong"):
+            lines += profile_view(doc, l)
     md = "\n".join(lines)
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(md)

@@ -16,6 +16,7 @@ json section_entry(const report::Report& r, bool gpu_ran, bool check_failed) {
   e["check_failed"] = check_failed;
   e["report"] = json::parse(report::render(r, report::Format::json));
   e["markdown"] = report::render(r, report::Format::md);
+  e["csv"] = report::render(r, report::Format::csv);
   e["status"] = check_failed ? "wrong" : gpu_ran ? "ok" : "cpu-only";
   return e;
 }
@@ -49,6 +50,8 @@ json run_sections(const std::vector<Section>& sections, const std::function<void
     }
     e["key"] = s.key;
     e["title"] = s.title;
+    e["lesson"] = s.lesson;
+    e["profiled"] = s.profiled;
     e["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress(step + ": " + e["status"].get<std::string>() + " in " +
              report::format_number(std::round(e["seconds"].get<double>() * 10) / 10) + " s");

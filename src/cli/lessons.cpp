@@ -65,13 +65,17 @@ std::vector<Lesson> declare_lessons() {
           "warp divergence: the book's mathKernel1..4, checked and timed, optimised and with -G side by side",
           add_divergence_options, lab_options<DivergenceCommandOptions>, lab::run_divergence)
           .profile_pass(lab::divergence_profile_pass, lab::validate_divergence_options, lab::divergence_timed_rows)
-          .section("divergence", "Warp divergence", {}, {"--n", "2^20", "--reps", "5"}),
+          .section("divergence", "Warp divergence", {}, {"--n", "2^20", "--reps", "5"})
+          .profiled_section("divergence-profile", "Warp divergence: the book's metrics (Nsight Compute)", {},
+                            {"--n", "2^20", "--reps", "5"}),
 
       LessonBuilder<GridCommandOptions, GridOptions>(
           "grid", "grid and block shapes: the book's sumMatrixOnGPU2D over block shapes, checked and timed",
           add_grid_options, resolved_grid_options, lab::run_grid)
           .profile_pass(lab::grid_profile_pass, lab::validate_grid_options, lab::grid_timed_rows)
-          .section("grid", "Grid and block shapes", {}, {"--nx", "2048", "--ny", "2048", "--reps", "3"}),
+          .section("grid", "Grid and block shapes", {}, {"--nx", "2048", "--ny", "2048", "--reps", "3"})
+          .profiled_section("grid-profile", "Grid and block shapes: the book's metrics (Nsight Compute)", {},
+                            {"--nx", "2048", "--ny", "2048", "--reps", "3"}),
 
       LessonBuilder<NestedCommandOptions, NestedOptions>(
           "nested",

@@ -59,7 +59,22 @@ chapter::Section report_section(const Lesson& lesson, const ReportSection& secti
             } catch (const harness::RunStopped& f) {
               return chapter::skipped_entry(f.what());
             }
-          }};
+          },
+          lesson.name, section.profiled};
+}
+
+// Where a section's tables go as CSV, relative to the report's directory.
+std::string table_csv_path(const std::string& key) { return "tables/" + key + ".csv"; }
+
+// Writes each section's CSV to DIR/tables/KEY.csv and puts that path in its entry in place of the
+// text: results.json keeps the tables as JSON, and the CSV sits next to the report.
+void write_section_csvs(nlohmann::json& doc, const std::filesystem::path& dir) {
+  for (auto& entry : doc["lessons"]) {
+    if (!entry.contains("csv") || !entry["csv"].is_string()) continue;
+    const std::string path = table_csv_path(entry["key"].get<std::string>());
+    report::write_output((dir / path).string(), entry["csv"].get<std::string>());
+    entry["csv"] = path;
+  }
 }
 
 // Every lesson's sections in the chapter's order, the profiled ones (which need ncu) last.
@@ -79,7 +94,7 @@ std::vector<chapter::Section> report_sections(bool quick) {
 
 Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
   CLI::App* sub = app.add_subcommand(
-      "report", "the whole chapter on this machine: every lesson, into DIR/report.md, report.html, results.json and figures");
+      "report", "the whole chapter on this machine: every lesson, into DIR/report.md, report.html, results.json, figures and tables (CSV)");
   sub->add_option("--out", o.out_dir, "output directory (created if missing)")->capture_default_str();
   sub->add_flag("--quick", o.quick, "smaller sizes and fewer repetitions");
   sub->add_flag("--no-plots", o.no_plots, "skip the figures (no matplotlib needed)");
@@ -90,15 +105,20 @@ Command add_report_command(CLI::App& app, ReportCommandOptions& o) {
             if (ec || !fs::is_directory(o.out_dir)) {
               throw std::invalid_argument("cannot create the output directory '" + o.out_dir + "': " + ec.message());
             }
+            fs::create_directories(fs::path(o.out_dir) / "tables", ec);
+            const std::vector<chapter::Section> sections = report_sections(o.quick);
             // Every file the report writes is checked now, so an unwritable directory fails before
             // the lessons run (minutes on a GPU), not after them.
-            for (const char* name : {"results.json", "report.md", "report.html"}) {
+            std::vector<std::string> outputs{"results.json", "report.md", "report.html"};
+            for (const chapter::Section& s : sections) outputs.push_back(table_csv_path(s.key));
+            for (const std::string& name : outputs) {
               if (const auto problem = report::output_problem((fs::path(o.out_dir) / name).string())) {
                 throw std::invalid_argument(*problem);
               }
             }
             nlohmann::json doc = chapter::run_sections(
-                report_sections(o.quick), [](const std::string& line) { std::cerr << "warpfold report " << line << "\n"; });
+                sections, [](const std::string& line) { std::cerr << "warpfold report " << line << "\n"; });
+            write_section_csvs(doc, o.out_dir);
             // The report's headline: each claim of the chapter judged on the sections just run.
             doc["claims"] = report::to_json(lab::book::claims_table(doc, lab::book::numbers()));
             const std::string results = (fs::path(o.out_dir) / "results.json").string();

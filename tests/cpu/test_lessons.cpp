@@ -43,3 +43,13 @@ TEST(Lessons, TheProfilePassComesWithTheLesson) {
     EXPECT_NE(c.app->get_option_no_throw("--format"), nullptr) << l.name;
   }
 }
+
+// The report shows the grid's and divergence's profiler metrics in their sections: each lesson
+// has a profiled section beside its plain one.
+TEST(Lessons, GridAndDivergenceAreProfiledInTheReport) {
+  for (const char* name : {"grid", "divergence"}) {
+    bool plain = false, profiled = false;
+    for (const cli::ReportSection& s : cli::find_lesson(name).sections) (s.profiled ? profiled : plain) = true;
+    EXPECT_TRUE(plain && profiled) << name;
+  }
+}

@@ -115,6 +115,86 @@ class AssembleReport(unittest.TestCase):
     def test_without_claims_there_is_no_headline(self):
         self.assertNotIn("claims on this GPU", self.md)
 
+    def bench_section(self, md):
+        start = md.index('<a id="bench"></a>')
+        return md[start:md.index("<a id=", start + 1)]
+
+    def test_bench_is_a_summary_with_its_full_table_linked(self):
+        doc = copy.deepcopy(self.doc)
+        bench = next(l for l in doc["lessons"] if l["key"] == "bench")
+        bench["csv"] = "tables/bench.csv"
+        _, md, _ = assemble(doc, ("--no-plots",))
+        section = self.bench_section(md)
+        table = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+        self.assertLessEqual(len(table) - 1, 20)
+        self.assertEqual(len(table) - 1, 6)  # the fixture's 3 types x 2 operations
+        self.assertIn("[tables/bench.csv](tables/bench.csv) and results.json", section)
+        self.assertNotIn("| 1073741824 |", section)  # no per-size row
+        # int32 sum at 2^26..2^30: the geometric mean of warpfold's vs CUB over those sizes
+        ratios = [r["ratio_vs_cub"] for r in bench["report"]["tables"][0]["rows"]
+                  if (r["type"], r["op"], r["library"]) == ("int32", "sum", "warpfold") and r["log2_n"] >= 26]
+        mean = (ratios[0] * ratios[1]) ** 0.5
+        peak = next(r["pct_measured_peak"] for r in bench["report"]["tables"][0]["rows"]
+                    if (r["type"], r["op"], r["library"], r["log2_n"]) == ("int32", "sum", "warpfold", 30))
+        row = next(line for line in table if line.startswith("| int32 | sum |"))
+        self.assertIn(f"| {mean:.2f}× ({min(ratios):.2f}–{max(ratios):.2f}) |", row)
+        self.assertTrue(row.endswith(f"| - | {peak:.0f}% |"), row)  # no 2^28 in the fixture's sizes
+
+    def test_bench_figure_says_how_the_l2_was_treated(self):
+        self.assertIn("warm L2", self.md)
+        self.assertIn("can exceed the DRAM peak", self.md)
+        doc = copy.deepcopy(self.doc)
+        next(l for l in doc["lessons"] if l["key"] == "bench")["report"]["meta"]["cold"] = True
+        _, md, _ = assemble(doc)
+        self.assertIn("cold L2", self.bench_section(md))
+
+    def test_an_invalid_shape_is_a_labelled_gap(self):
+        sys.path.insert(0, os.path.dirname(ASSEMBLER))
+        import assemble_report
+        grid = next(l for l in self.doc["lessons"] if l["key"] == "grid")
+        gaps = {r["block"]: assemble_report.shape_gap(r) for r in grid["report"]["tables"][0]["rows"]}
+        self.assertEqual(gaps["256x8"], "invalid: threads per block 2048 > 1024")
+        self.assertEqual(sum(g is not None for g in gaps.values()), 1)
+        self.assertIn("a hatched gap is a shape this device cannot launch", self.md)
+
+    def profiled_doc(self, grid_profile, divergence_profile):
+        doc = copy.deepcopy(self.doc)
+        for l in doc["lessons"]:
+            l["lesson"], l["profiled"] = l["key"], False
+        doc["lessons"] += [dict(p, lesson=p["key"].split("-")[0], profiled=True, seconds=1.0, markdown="")
+                           for p in (grid_profile, divergence_profile)]
+        return doc
+
+    def test_grid_and_divergence_show_their_profiler_metrics(self):
+        # Rows shaped as `warpfold profile grid|divergence` writes them (the profile table's keys).
+        grid_rows = [{"kernel": "32x16", "achieved_occupancy_pct": 91.25, "gld_efficiency_pct": 100.0,
+                      "gld_throughput_gbps": 2734.5},
+                     {"kernel": "256x1", "achieved_occupancy_pct": 78.5, "gld_efficiency_pct": 100.0,
+                      "gld_throughput_gbps": 3101.0}]
+        div_rows = [{"kernel": k + " (" + b + ")", "branch_efficiency_pct": e, "achieved_occupancy_pct": 90.0}
+                    for k, b, e in (("mathKernel1", "-O3", 100.0), ("mathKernel2", "-O3", 100.0),
+                                    ("mathKernel1", "-G", 83.33), ("mathKernel2", "-G", 100.0))]
+        doc = self.profiled_doc(
+            {"key": "grid-profile", "title": "Grid under ncu", "status": "ok", "report": {"tables": [{"rows": grid_rows}]}},
+            {"key": "divergence-profile", "title": "Divergence under ncu", "status": "ok",
+             "report": {"tables": [{"rows": div_rows}]}})
+        _, md, _ = assemble(doc, ("--no-plots",))
+        grid = md[md.index('<a id="grid"></a>'):md.index('<a id="nested"></a>')]
+        self.assertIn("| kernel | achieved occupancy % | gld_efficiency % | gld_throughput GB/s |", grid)
+        self.assertIn("| 256x1 | 78.5 | 100.0 | 3101.0 |", grid)
+        self.assertIn("](#grid-profile)", grid)
+        divergence = md[md.index('<a id="divergence"></a>'):md.index('<a id="grid"></a>')]
+        self.assertIn("| kernel | branch_efficiency % (-O3) | branch_efficiency % (-G) |", divergence)
+        self.assertIn("| mathKernel1 | 100.0 | 83.3 | 90.0 | 90.0 |", divergence)
+
+    def test_a_run_without_profiler_metrics_says_so(self):
+        self.assertIn("*Not measured: this run has no profile pass for this section (`warpfold profile grid`", self.md)
+        skipped = {"status": "skipped", "error": "ncu not found (looked in PATH).", "report": None}
+        doc = self.profiled_doc(dict(skipped, key="grid-profile", title="g"),
+                                dict(skipped, key="divergence-profile", title="d"))
+        _, md, _ = assemble(doc, ("--no-plots",))
+        self.assertEqual(md.count("*Not measured in this run: ncu not found (looked in PATH).*"), 2)
+
     def test_unreadable_input_is_an_error(self):
         out = tempfile.mkdtemp()
         rc = subprocess.run([sys.executable, ASSEMBLER, os.path.join(out, "missing.json"), out]).returncode
