@@ -66,7 +66,12 @@ clean_pass() {  # TOOL LOG LABEL FILTER
   local pids=() codes=()
   start=$(date +%s)
   for ((k = 0; k < shards; k++)); do
-    CUDA_VISIBLE_DEVICES="${devices[k % ${#devices[@]}]}" GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$k" \
+    # A single unpinned pass keeps the caller's CUDA_VISIBLE_DEVICES; shards are pinned in
+    # nvidia-smi's order (PCI bus), which CUDA follows under CUDA_DEVICE_ORDER=PCI_BUS_ID.
+    local pin=()
+    [ "$shards" -gt 1 ] || [ -n "${SANITIZE_GPUS:-}" ] &&
+      pin=(CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES="${devices[k % ${#devices[@]}]}")
+    env "${pin[@]}" GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$k" \
       timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --report-api-errors no --error-exitcode 97 --print-limit 50 \
       "$tests" --gtest_brief=1 --gtest_filter="$filter" >"$log.$k" 2>&1 &
     pids+=($!)

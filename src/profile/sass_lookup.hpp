@@ -29,7 +29,7 @@ std::vector<std::string> similar_kernels(const std::vector<std::string>& functio
 
 // Runs cuobjdump on `binary` and returns the matching kernels' code. Throws harness::RunStopped:
 // tool_missing when cuobjdump (or the nvdisasm it runs) cannot be run, bad_request when no kernel
-// matches (naming similar ones), tool_failed for any other cuobjdump failure.
+// matches (naming similar ones), failed for any other cuobjdump failure.
 std::vector<SassFunction> load_sass(const std::string& cuobjdump, const std::string& binary, const SassQuery& query);
 
 }  // namespace warpfold::profile

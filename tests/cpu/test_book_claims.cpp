@@ -100,6 +100,19 @@ TEST(BookClaims, OccupancyClaimComparesTheExtremes) {
   EXPECT_DOUBLE_EQ(*here_ratio(occupancy, s), 3.0 / 2.0) << "an untimed row does not count";
 }
 
+TEST(BookClaims, OccupancyClaimLooksOnlyAtTheBooksShapes) {
+  const Claim& occupancy = *std::find_if(chapter_claims().begin(), chapter_claims().end(),
+                                         [](const Claim& c) { return c.by_occupancy; });
+  // Every shape the book ran sits at one occupancy; an 80-thread block (3 warps) does not, and is
+  // no shape of the book's.
+  SectionRows s{{{{"block", "32x32"}, {"median_ms", 1.0}, {"occupancy_pct", 100.0}},
+                 {{"block", "16x16"}, {"median_ms", 1.1}, {"occupancy_pct", 100.0}},
+                 {{"block", "80x1"}, {"median_ms", 2.0}, {"occupancy_pct", 98.4}}},
+                lesson_book_columns("grid")->rule, "median_ms"};
+  EXPECT_TRUE(here_ratio(occupancy, s).has_value()) << "without the book, every shape counts";
+  EXPECT_FALSE(here_ratio(occupancy, s, &numbers()).has_value()) << "the book's shapes share one occupancy";
+}
+
 // The recorded H200 run: its verdicts follow from its own rows.
 TEST(BookClaims, RecordedH200Run) {
   std::ifstream f(std::string(WARPFOLD_TEST_DATA_DIR) + "/report/results_h200.json");

@@ -104,8 +104,25 @@ const std::vector<Claim>& chapter_claims() {
   return claims;
 }
 
-std::optional<double> here_ratio(const Claim& claim, const SectionRows& s) {
-  if (claim.by_occupancy) return occupancy_ratio(s.rows, kHereOccupancy, s.time_column);
+namespace {
+
+// The rows of `s` whose key the book measured in the claim's lesson.
+std::vector<json> rows_the_book_has(const Claim& claim, const SectionRows& s, const Numbers& book) {
+  static const json null_cell;
+  std::vector<json> kept;
+  for (const json& row : s.rows) {
+    const auto k = row_key(s.rule, [&](const std::string& c) -> const json& { return row.contains(c) ? row[c] : null_cell; });
+    if (k && find_entry(book, claim.section, *k)) kept.push_back(row);
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::optional<double> here_ratio(const Claim& claim, const SectionRows& s, const Numbers* book) {
+  if (claim.by_occupancy) {
+    return occupancy_ratio(book ? rows_the_book_has(claim, s, *book) : s.rows, kHereOccupancy, s.time_column);
+  }
   const auto winner = time_of(s, claim.winner), loser = time_of(s, claim.loser);
   if (!winner || !loser || !(*winner > 0)) return std::nullopt;
   return *loser / *winner;
@@ -135,7 +152,7 @@ report::Table claims_table(const json& results, const Numbers& numbers) {
                {"doc", "explained in"}};
   for (const Claim& c : chapter_claims()) {
     const auto rows = section_rows(results, c.section);
-    const auto here = rows ? here_ratio(c, *rows) : std::nullopt;
+    const auto here = rows ? here_ratio(c, *rows, &numbers) : std::nullopt;
     const auto book = book_ratio(c, numbers);
     t.add_row({c.text, c.section, book ? json(book->ratio) : json(nullptr), book ? json(book->run->label()) : json(nullptr),
                ratio_cell(here), to_string(verdict_of(here)), c.doc});

@@ -48,7 +48,9 @@ report::Table claims_table(const nlohmann::json& results, const Numbers& numbers
 
 // One claim's ratio on this GPU (the loser's time / the winner's) from a section's rows; nullopt
 // where a row is missing or untimed, or (by occupancy) where every shape has the same occupancy.
-std::optional<double> here_ratio(const Claim& claim, const SectionRows& section);
+// With `book`, an occupancy claim looks only at the shapes the book measured, so that shapes the
+// lab adds for other lessons (partial warps) do not stand in for the book's comparison.
+std::optional<double> here_ratio(const Claim& claim, const SectionRows& section, const Numbers* book = nullptr);
 
 // The same ratio in the book: the first run of the lesson holding both rows timed.
 struct BookRatio {

@@ -15,7 +15,10 @@ RegisterWorkspace::RegisterWorkspace(uint64_t n, uint64_t seed, cudaStream_t str
   expected_ = registers_reference(in, n);
   preset_.resize(n);
   for (uint64_t t = 0; t < n; ++t) preset_[t] = ~expected_[t];
-  WARPFOLD_CUDA_CHECK(cudaMemcpy(in_.get(), in.data(), in_.bytes(), cudaMemcpyHostToDevice));
+  // On the lesson's stream, then waited for: a pageable cudaMemcpy may return before its copy
+  // lands, and the non-blocking stream would not wait for it.
+  WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(in_.get(), in.data(), in_.bytes(), cudaMemcpyHostToDevice, stream_));
+  WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 uint64_t RegisterWorkspace::bytes_needed(uint64_t n) { return n * (registers::kValues + 1) * sizeof(uint32_t); }
