@@ -5,7 +5,8 @@
 namespace warpfold::cli {
 
 void add_warps_options(CLI::App& sub, WarpsCommandOptions& o) {
-  sub.add_option("--blocks", o.blocks, "block shapes, e.g. 80x1,40x2 (default: 80x1,40x2,16x5)")
+  sub.add_option("--blocks", o.blocks,
+                 "block shapes, e.g. 80x1,40x2 (default: " + lab::block_shapes_label(lab::seed_eighty_thread_shapes()) + ")")
       ->check(block_shapes_check());
   sub.add_option("--grid", o.lab.blocks, "blocks launched per shape, every one checked")
       ->check(CLI::Range(1u, 64u))

@@ -95,3 +95,10 @@ TEST(BlockShape, MatrixSizeValidation) {
   EXPECT_THROW(lab::validate_matrix_size(65536, 65536), std::invalid_argument);  // 2^32 elements
   EXPECT_THROW(lab::validate_matrix_size(uint64_t(1) << 31, 1), std::invalid_argument);  // NX is an int
 }
+
+TEST(BlockShape, ListsReadBackAsTheyAreWritten) {
+  const auto& eighty = warpfold::lab::seed_eighty_thread_shapes();
+  EXPECT_EQ(warpfold::lab::block_shapes_label(eighty), "80x1,40x2,16x5");
+  EXPECT_EQ(warpfold::lab::parse_block_shapes(warpfold::lab::block_shapes_label(eighty)), eighty);
+  for (const auto& b : eighty) EXPECT_EQ(b.threads(), 80u);
+}

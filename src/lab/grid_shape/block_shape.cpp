@@ -62,10 +62,26 @@ const std::vector<BlockShape>& seed_block_shapes() {
   return shapes;
 }
 
+const std::vector<BlockShape>& seed_eighty_thread_shapes() {
+  static const std::vector<BlockShape> shapes{{80, 1}, {40, 2}, {16, 5}};
+  return shapes;
+}
+
+std::string block_shapes_label(const std::vector<BlockShape>& shapes) {
+  std::string list;
+  for (const BlockShape& b : shapes) list += (list.empty() ? "" : ",") + b.label();
+  return list;
+}
+
 const std::vector<BlockShape>& grid_sweep_shapes() {
   static const std::vector<BlockShape> shapes = [] {
+    // 80x1 beside 96x1 (three whole warps), then the 80 threads in 2-D, then one lane past a warp.
     std::vector<BlockShape> all = seed_block_shapes();
-    all.insert(all.end(), {{80, 1}, {96, 1}, {40, 2}, {16, 5}, {33, 1}});
+    const std::vector<BlockShape>& eighty = seed_eighty_thread_shapes();
+    all.push_back(eighty.front());
+    all.push_back({96, 1});
+    all.insert(all.end(), eighty.begin() + 1, eighty.end());
+    all.push_back({33, 1});
     return all;
   }();
   return shapes;

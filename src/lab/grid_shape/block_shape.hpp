@@ -34,6 +34,12 @@ std::vector<BlockShape> parse_block_shapes(const std::string& list);
 // The seed's 15 shapes, in the order it ran them (32x32 ... 256x8, then 128x1 and 256x1).
 const std::vector<BlockShape>& seed_block_shapes();
 
+// The seed's block of 80 threads, one-dimensional (80x1) and two-dimensional (40x2, 16x5).
+const std::vector<BlockShape>& seed_eighty_thread_shapes();
+
+// The shapes as a list `parse_block_shapes` reads back ("80x1,40x2,16x5").
+std::string block_shapes_label(const std::vector<BlockShape>& shapes);
+
 // `warpfold grid`'s sweep: the seed's shapes, then shapes whose threads are no multiple of 32
 // (80x1 beside 96x1, the seed's 80 threads as 40x2 and 16x5, and 33x1), to show what a partial
 // last warp costs.

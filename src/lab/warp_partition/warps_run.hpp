@@ -11,7 +11,7 @@
 namespace warpfold::lab {
 
 struct WarpsOptions {
-  std::vector<BlockShape> shapes{{80, 1}, {40, 2}, {16, 5}};  // the seed's 80 threads, 1-D and 2-D
+  std::vector<BlockShape> shapes = seed_eighty_thread_shapes();
   unsigned blocks = 2;  // more than one: the records show that a warp never spans two blocks
 };
 
