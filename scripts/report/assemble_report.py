@@ -38,7 +38,8 @@ def log_y(ax):
 
 
 def fig_ladder(plt, lesson, out):
-    gpu = [r for r in rows(lesson) if r.get("grid") is not None and isinstance(r.get("median_ms"), (int, float))]
+    # The GPU rows: a book or fixed variant (the library's device-wide step has no grid of its own).
+    gpu = [r for r in rows(lesson) if r.get("variant") in ("book", "fixed") and isinstance(r.get("median_ms"), (int, float))]
     if not gpu:
         return []
     kernels = list(dict.fromkeys(r["kernel"] for r in gpu))

@@ -124,7 +124,9 @@ harness::RunOutcome run_validated_ladder(const LadderOptions& o) {
     }
     gpu_rows.push_back(table.rows.size());
     auto num = [&](double v) { return check.launched ? json(v) : json(nullptr); };
-    table.add_row({std::string(k->name), std::string(to_string(k->variant)), check.grid, o.block,
+    // A device-wide kernel picks its own grid and block: neither column applies.
+    const json grid = k->device_wide ? json(nullptr) : json(check.grid), block = k->device_wide ? json(nullptr) : json(o.block);
+    table.add_row({std::string(k->name), std::string(to_string(k->variant)), grid, block,
                    num(t.median_ms), num(t.min_ms), num(t.max_ms), num(gbps), num(100 * gbps / peak),
                    nullptr, check.verdict()});
   }
