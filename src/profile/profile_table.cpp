@@ -1,9 +1,9 @@
 #include "profile/profile_table.hpp"
 
-#include "profile/kernel_names.hpp"
+#include "profile/kernel_pairing.hpp"
 #include "profile/metric_units.hpp"
+#include "profile/missing_metrics.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace warpfold::profile {
@@ -23,16 +23,14 @@ std::string mapping_note() {
 }  // namespace
 
 std::optional<double> metric_value(const NcuKernel& kernel, const BookMetric& metric) {
-  const auto it = kernel.metrics.find(std::string(metric.ncu));
-  if (it == kernel.metrics.end()) return std::nullopt;
-  const std::optional<double> number = parse_metric_number(it->second.text);
+  const std::optional<double> number = metric_number(kernel, metric.ncu);
   if (!number) return std::nullopt;
+  const std::string& unit = kernel.metrics.at(std::string(metric.ncu)).unit;
   std::optional<double> converted = number;
-  if (metric.kind == MetricKind::throughput) converted = to_gigabytes_per_second(*number, it->second.unit);
-  if (metric.kind == MetricKind::duration) converted = to_milliseconds(*number, it->second.unit);
+  if (metric.kind == MetricKind::throughput) converted = to_gigabytes_per_second(*number, unit);
+  if (metric.kind == MetricKind::duration) converted = to_milliseconds(*number, unit);
   if (!converted) {
-    throw std::invalid_argument(std::string(metric.ncu) + " came in unit '" + it->second.unit +
-                                "', which the profiler cannot convert");
+    throw std::invalid_argument(std::string(metric.ncu) + " came in unit '" + unit + "', which the profiler cannot convert");
   }
   return converted;
 }
@@ -49,58 +47,35 @@ report::Table profile_table(const std::string& title, const std::vector<Profiled
   report::Table t;
   t.title = title;
   t.columns = profile_columns();
-  std::vector<std::string> problems;
-  // Kernels no launch claims, by name: one note per name however many there are (device-side
-  // launches, were ncu to profile them, would be thousands).
-  struct Unclaimed {
-    std::string name;
-    long first_id;
-    size_t count;
-  };
-  std::vector<Unclaimed> unclaimed;
-  size_t next = 0;  // the first of ncu's kernels not paired yet
-  auto skipped = [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; ++i) {
-      auto same = std::find_if(unclaimed.begin(), unclaimed.end(), [&](const Unclaimed& u) { return u.name == kernels[i].name; });
-      if (same == unclaimed.end()) {
-        unclaimed.push_back({kernels[i].name, kernels[i].id, 1});
-      } else {
-        ++same->count;
-      }
-    }
-  };
-  for (const ProfiledLaunch& launch : launches) {
+  const KernelPairing pairing = pair_launches(launches, kernels);
+  std::vector<std::string> problems = pairing.problems;
+  MissingMetrics missing;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const ProfiledLaunch& launch = launches[i];
     std::vector<json> row{launch.label};
     const auto timed_row = timed.find(launch.label);
     row.push_back(timed_row == timed.end() ? json(nullptr) : cell(timed_row->second.median_ms));
-    size_t k = next;
-    while (k < kernels.size() && !names_same_kernel(kernels[k].name, launch.kernel)) ++k;
-    if (k == kernels.size()) {
-      problems.push_back(launch.label + ": " + launch.kernel + " is not in ncu's results");
-      row.resize(t.columns.size() - 1);
-    } else {
-      skipped(next, k);
-      next = k + 1;
+    if (const NcuKernel* kernel = pairing.kernels[i]) {
       for (const BookMetric& m : book_metrics()) {
         try {
-          row.push_back(cell(metric_value(kernels[k], m)));
+          const std::optional<double> value = metric_value(*kernel, m);
+          if (!value) missing.add(*kernel, m.ncu, launch.label);
+          row.push_back(cell(value));
         } catch (const std::invalid_argument& e) {
           problems.push_back(launch.label + ": " + e.what());
           row.push_back(nullptr);
         }
       }
+    } else {
+      row.resize(t.columns.size() - 1);
     }
     row.push_back(timed_row == timed.end() ? "" : timed_row->second.check);
     t.add_row(std::move(row));
   }
-  skipped(next, kernels.size());
-  for (const Unclaimed& u : unclaimed) {
-    const std::string where = u.count == 1 ? " (ID " + std::to_string(u.first_id) + ")"
-                                           : " " + std::to_string(u.count) + " times (IDs from " + std::to_string(u.first_id) + ")";
-    problems.push_back("ncu also profiled " + u.name + where + ", which is no row of this table");
-  }
   t.notes.push_back(mapping_note());
   t.notes.insert(t.notes.end(), problems.begin(), problems.end());
+  const std::vector<std::string> unmeasured = missing.notes();
+  t.notes.insert(t.notes.end(), unmeasured.begin(), unmeasured.end());
   return t;
 }
 

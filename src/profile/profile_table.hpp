@@ -28,8 +28,8 @@ std::optional<double> metric_value(const NcuKernel& kernel, const BookMetric& me
 // Columns: kernel, CUDA-event ms, then every book metric (book_metrics() order), then check.
 std::vector<report::Column> profile_columns();
 
-// Pairs the launches with ncu's kernels: each launch takes the next kernel (by ID) whose name
-// agrees with it; kernels skipped over, and launches left without a kernel, are named in the notes.
+// Pairs the launches with ncu's kernels (kernel_pairing.hpp); kernels skipped over, launches left
+// without a kernel and metrics ncu gave no number for (missing_metrics.hpp) are named in the notes.
 report::Table profile_table(const std::string& title, const std::vector<ProfiledLaunch>& launches,
                             const std::vector<NcuKernel>& kernels, const TimedRows& timed);
 

@@ -193,3 +193,14 @@ TEST(BookMetrics, EveryBookMetricOfTheSeedsIsMapped) {
   EXPECT_NE(list.find("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"), std::string::npos);
   EXPECT_EQ(list.find(' '), std::string::npos);
 }
+
+// The book's table names its n/a too, where it prints "-".
+TEST(ProfileTable, NaInTheBooksTableIsNamed) {
+  const auto kernels = parse_ncu_csv(read_test_data("ncu/raw_page_sample.csv"));
+  const std::vector<ProfiledLaunch> launches{{"mathKernel1", "mathKernel1"}, {"mathKernel2", "mathKernel2"}};
+  const auto t = profile_table("divergence", launches, kernels, {});
+  EXPECT_TRUE(t.rows[0][col(t, "inst_per_warp")].is_null());
+  EXPECT_TRUE(any_note_has(t, "ncu printed \"n/a\" for smsp__average_inst_executed_per_warp.ratio: mathKernel1"));
+  EXPECT_TRUE(any_note_has(t, "ncu did not report smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct in 2 "
+                              "rows: mathKernel1, mathKernel2"));
+}
