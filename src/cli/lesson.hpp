@@ -23,6 +23,7 @@ struct LessonProfile {
   std::vector<std::string> lesson_args;
   std::function<harness::RunOutcome()> timed_run;
   std::function<profile::TimedRows(const report::Report&)> timed_rows;
+  bool warp_state = false;  // also the warp scheduler's counters, as a table of their own
 };
 
 // One registration of a lesson's command, its options bound to state it owns.

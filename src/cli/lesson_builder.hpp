@@ -65,6 +65,13 @@ class LessonBuilder {
     return *this;
   }
 
+  // Its profile also collects the warp scheduler's counters and prints them as a second table
+  // (profile/warp_state_table.hpp).
+  LessonBuilder& profile_warp_state() {
+    warp_state_ = true;
+    return *this;
+  }
+
   // What runs instead of the lesson when one of the lesson's own subcommands was given.
   LessonBuilder& subcommand(int (*run)(const Options&)) {
     subcommand_ = run;
@@ -130,7 +137,7 @@ class LessonBuilder {
       }
     }
     const RunLesson run_lesson = run_;
-    return {name_, repeated, [run, run_lesson] { return run_lesson(run); }, timed_rows_};
+    return {name_, repeated, [run, run_lesson] { return run_lesson(run); }, timed_rows_, warp_state_};
   }
 
   std::string name_, description_;
@@ -140,6 +147,7 @@ class LessonBuilder {
   profile::LaunchManifest (*pass_)(const Run&) = nullptr;
   void (*validate_)(const Run&) = nullptr;
   profile::TimedRows (*timed_rows_)(const report::Report&) = nullptr;
+  bool warp_state_ = false;
   int (*subcommand_)(const Options&) = nullptr;
   std::vector<ReportSection> sections_;
 };

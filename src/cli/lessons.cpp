@@ -55,6 +55,7 @@ std::vector<Lesson> declare_lessons() {
           "ladder", "run, check and time every kernel of the reduction ladder (book and fixed variants)",
           add_ladder_options, resolved_ladder_options, lab::run_ladder)
           .profile_pass(lab::ladder_profile_pass, lab::validate_ladder_profile_options, lab::ladder_timed_rows)
+          .profile_warp_state()
           .section("ladder", "The reduction ladder", {}, {"--n", "2^20", "--reps", "5"})
           .section("sweep", "Block-size sweep of the ladder", {"--block-sweep", "--reps", "10"},
                    {"--block-sweep", "--reps", "3", "--n", "2^20"})

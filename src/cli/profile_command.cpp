@@ -6,6 +6,8 @@
 #include "profile/sass_lookup.hpp"
 #include "profile/sass_report.hpp"
 #include "profile/tool_locate.hpp"
+#include "profile/warp_state_metrics.hpp"
+#include "profile/warp_state_table.hpp"
 
 #include <optional>
 #include <stdexcept>
@@ -41,6 +43,7 @@ harness::RunOutcome profile_lesson_report(const LessonProfile& lesson, const Ncu
   settings.ncu = profile::find_ncu(given(o.ncu));
   settings.clock_control = o.clock_control;
   settings.timeout_seconds = o.timeout_seconds;
+  settings.warp_state = lesson.warp_state;
   profile::require_cuda_device();
   const std::string version = profile::ncu_version(settings.ncu);
 
@@ -64,6 +67,7 @@ harness::RunOutcome profile_lesson_report(const LessonProfile& lesson, const Ncu
                    {"clock_control", settings.clock_control},
                    {"exit", profiled.ncu.process.describe()},
                    {"metrics", metric_mapping()}};
+  if (lesson.warp_state) r.meta["ncu"]["warp_state_metrics"] = profile::warp_state_metric_names();
   r.meta["profiled_run"] = lesson.lesson_args;
   r.meta["timed_run"] = timed.report.meta;
 
@@ -77,6 +81,10 @@ harness::RunOutcome profile_lesson_report(const LessonProfile& lesson, const Ncu
   if (!profiled.ncu.process.ok()) table.notes.push_back("ncu ended with " + profiled.ncu.process.describe());
   for (const std::string& m : profiled.ncu.messages) table.notes.push_back("ncu: " + m);
   r.tables.push_back(std::move(table));
+  if (lesson.warp_state) {
+    r.tables.push_back(profile::warp_state_table(lesson.lesson + ": warp scheduling, measured with Nsight Compute",
+                                                 profiled.launches.launches(), profiled.ncu.kernels));
+  }
   return out;
 }
 

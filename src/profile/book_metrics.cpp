@@ -29,13 +29,4 @@ const std::vector<BookMetric>& book_metrics() {
   return metrics;
 }
 
-std::string ncu_metric_list() {
-  std::string list;
-  for (const BookMetric& m : book_metrics()) {
-    if (!list.empty()) list += ',';
-    list += m.ncu;
-  }
-  return list;
-}
-
 }  // namespace warpfold::profile

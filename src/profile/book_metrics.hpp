@@ -27,7 +27,4 @@ struct BookMetric {
 
 const std::vector<BookMetric>& book_metrics();
 
-// The metrics for `ncu --metrics`, comma-separated.
-std::string ncu_metric_list();
-
 }  // namespace warpfold::profile

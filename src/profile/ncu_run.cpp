@@ -3,6 +3,9 @@
 #include "profile/book_metrics.hpp"
 #include "harness/run_outcome.hpp"
 #include "profile/text_lines.hpp"
+#include "profile/warp_state_metrics.hpp"
+
+#include <algorithm>
 
 namespace warpfold::profile {
 namespace {
@@ -18,13 +21,27 @@ std::string permission_message() {
 
 }  // namespace
 
+std::string ncu_metric_list(bool warp_state) {
+  std::vector<std::string> names;
+  for (const BookMetric& m : book_metrics()) names.emplace_back(m.ncu);
+  if (warp_state) {
+    // the book's stall_sync is the barrier stall reason: asked for once
+    for (const std::string& name : warp_state_metric_names()) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ",") + name;
+  return list;
+}
+
 std::vector<std::string> ncu_argv(const NcuSettings& s, const std::vector<std::string>& program) {
   std::vector<std::string> argv{s.ncu,
                                 "--csv",
                                 // the program is warpfold itself; profile any process it might start too
                                 "--target-processes", "all",
                                 "--clock-control", s.clock_control,
-                                "--metrics", ncu_metric_list()};
+                                "--metrics", ncu_metric_list(s.warp_state)};
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }

@@ -21,7 +21,12 @@ struct NcuSettings {
   // counters comparable from run to run); "none": the clocks float as in the timed run.
   std::string clock_control = "base";
   double timeout_seconds = 1200;      // the whole session, the program's run included
+  bool warp_state = false;            // also the warp scheduler's counters (warp_state_metrics.hpp)
 };
+
+// The metrics for `ncu --metrics`, comma-separated: the book's, then, with `warp_state`, the
+// scheduler's, each once.
+std::string ncu_metric_list(bool warp_state);
 
 // The argument vector of the session: ncu's options, then the program and its arguments.
 std::vector<std::string> ncu_argv(const NcuSettings& settings, const std::vector<std::string>& program);

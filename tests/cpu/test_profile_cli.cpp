@@ -53,6 +53,14 @@ TEST(ProfileCli, LessonOptionsAndNcuOptions) {
                                                           "book", "--seed", "5"}));
 }
 
+// The ladder's profile adds the warp scheduler's table; the other lessons keep the book's alone.
+TEST(ProfileCli, TheLadderAloneCollectsTheWarpState) {
+  auto p = parse_profile({"--sass", "k"});
+  for (const cli::LessonCommand& l : p->opts.lessons) {
+    EXPECT_EQ(l.profile().warp_state, l.app->get_name() == "ladder") << l.app->get_name();
+  }
+}
+
 TEST(ProfileCli, TheProfiledRunRepeatsEachLessonsOptions) {
   EXPECT_EQ(profiled_run({"grid", "--nx", "1024", "--ny", "512", "--blocks", "32x32,256x8", "--seed", "9"}),
             (std::vector<std::string>{"grid", "--nx", "1024", "--ny", "512", "--blocks", "32x32,256x8", "--seed", "9"}));

@@ -2,6 +2,7 @@
 #include "cpu/profile_test_data.hpp"
 #include "profile/book_metrics.hpp"
 #include "profile/kernel_names.hpp"
+#include "profile/ncu_run.hpp"
 #include "profile/profile_table.hpp"
 
 #include <gtest/gtest.h>
@@ -183,7 +184,7 @@ TEST(ProfileTable, AnUnknownUnitIsNamedNotGuessed) {
 }
 
 TEST(BookMetrics, EveryBookMetricOfTheSeedsIsMapped) {
-  std::string list = ncu_metric_list();
+  std::string list = ncu_metric_list(false);
   for (const char* book : {"gld_efficiency", "gst_efficiency", "branch_efficiency", "inst_per_warp", "achieved_occupancy",
                            "dram_read_throughput", "gld_throughput", "stall_sync"}) {
     bool found = false;

@@ -230,8 +230,11 @@ TEST(NcuSession, ArgumentsAndTheCLocale) {
   s.clock_control = "none";
   const ProcessResult r = run_process(ncu_argv(s, {"/path/warpfold", "ladder", "--n", "1024"}), {{}, {{"LC_ALL", "C"}}});
   EXPECT_EQ(r.out,
-            "LC_ALL=C\n--csv\n--target-processes\nall\n--clock-control\nnone\n--metrics\n" + ncu_metric_list() +
+            "LC_ALL=C\n--csv\n--target-processes\nall\n--clock-control\nnone\n--metrics\n" + ncu_metric_list(false) +
                 "\n/path/warpfold\nladder\n--n\n1024\n");
+  s.warp_state = true;
+  const ProcessResult w = run_process(ncu_argv(s, {"/path/warpfold", "ladder"}), {{}, {{"LC_ALL", "C"}}});
+  EXPECT_NE(w.out.find("--metrics\n" + ncu_metric_list(true) + "\n/path/warpfold\n"), std::string::npos) << w.out;
   EXPECT_EQ(ncu_version(s.ncu), "2025.3.0.0");
 }
 

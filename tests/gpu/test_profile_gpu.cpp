@@ -7,6 +7,7 @@
 #include "profile/book_metrics.hpp"
 #include "profile/profile_session.hpp"
 #include "profile/subprocess.hpp"
+#include "profile/warp_state_metrics.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -82,6 +83,25 @@ TEST(ProfileGpu, LadderEveryKernelRowHasNumericMetrics) {
   expect_complete_rows(table);
   for (const json& row : table["rows"]) EXPECT_EQ(row["check"], "ok") << row["kernel"];
   EXPECT_FALSE(doc["meta"]["ncu"]["path"].get<std::string>().empty());
+  // The warp scheduler's table: every rate measured (a scheduler holds at most 16 warps and issues
+  // at most one per cycle), and a top stall with its share of the cycles between issues.
+  ASSERT_EQ(doc["tables"].size(), 2u);
+  const json& warps = doc["tables"][1];
+  ASSERT_EQ(warps["rows"].size(), table["rows"].size());
+  for (const json& row : warps["rows"]) {
+    const std::string kernel = row["kernel"].get<std::string>();
+    for (const SchedulerMetric& m : scheduler_metrics()) {
+      EXPECT_TRUE(row[std::string(m.key)].is_number()) << kernel << ": " << m.ncu << "\n" << warps["notes"].dump(2);
+    }
+    EXPECT_GT(row["active_per_scheduler"].get<double>(), 0) << kernel;
+    EXPECT_LE(row["active_per_scheduler"].get<double>(), 16.0) << kernel;
+    EXPECT_LE(row["eligible_per_scheduler"].get<double>(), row["active_per_scheduler"].get<double>()) << kernel;
+    EXPECT_LE(row["issued_per_scheduler"].get<double>(), 1.0) << kernel;
+    EXPECT_TRUE(row["stall1"].is_string()) << kernel;
+    EXPECT_GT(row["stall1_pct"].get<double>(), 0) << kernel;
+    EXPECT_LT(row["stall1_pct"].get<double>(), 100) << kernel;
+  }
+  EXPECT_FALSE(note_has(warps, "ncu did not report")) << warps["notes"].dump(2);
 }
 
 TEST(ProfileGpu, DivergenceAndGridProfileEveryRow) {
