@@ -1,5 +1,7 @@
 #include "profile/book_metrics.hpp"
 
+#include <stdexcept>
+
 namespace warpfold::profile {
 
 const std::vector<BookMetric>& book_metrics() {
@@ -27,6 +29,13 @@ const std::vector<BookMetric>& book_metrics() {
        "barrier stall/issue", MetricKind::ratio, 3},
   };
   return metrics;
+}
+
+const BookMetric& book_metric(std::string_view book) {
+  for (const BookMetric& m : book_metrics()) {
+    if (m.book == book) return m;
+  }
+  throw std::logic_error("no book metric " + std::string(book));
 }
 
 }  // namespace warpfold::profile

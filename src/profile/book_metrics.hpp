@@ -27,4 +27,7 @@ struct BookMetric {
 
 const std::vector<BookMetric>& book_metrics();
 
+// The metric of nvprof name `book` ("achieved_occupancy"); throws std::logic_error for another.
+const BookMetric& book_metric(std::string_view book);
+
 }  // namespace warpfold::profile

@@ -36,7 +36,7 @@ std::optional<double> metric_value(const NcuKernel& kernel, const BookMetric& me
 }
 
 std::vector<report::Column> profile_columns() {
-  std::vector<report::Column> cols{{"kernel", "kernel"}, {"time_ms", "time ms", 4}};
+  std::vector<report::Column> cols{{kProfileLabelColumn, "kernel"}, {kProfileTimeColumn, "time ms", 4}};
   for (const BookMetric& m : book_metrics()) cols.push_back({std::string(m.key), std::string(m.header), m.precision});
   cols.push_back({"check", "check"});
   return cols;

@@ -25,6 +25,11 @@ using TimedRows = std::map<std::string, TimedRow>;  // by row label
 // Throws std::invalid_argument for a unit it cannot convert (the message names it).
 std::optional<double> metric_value(const NcuKernel& kernel, const BookMetric& metric);
 
+// The columns of each row's label (the launch's, from the manifest) and of its CUDA-event time
+// (the lesson's median).
+constexpr const char* kProfileLabelColumn = "kernel";
+constexpr const char* kProfileTimeColumn = "time_ms";
+
 // Columns: kernel, CUDA-event ms, then every book metric (book_metrics() order), then check.
 std::vector<report::Column> profile_columns();
 

@@ -113,6 +113,57 @@ TEST(BookClaims, OccupancyClaimLooksOnlyAtTheBooksShapes) {
   EXPECT_FALSE(here_ratio(occupancy, s, &numbers()).has_value()) << "the book's shapes share one occupancy";
 }
 
+namespace {
+
+// A grid section whose theoretical occupancy is 100% for every shape (as on sm_90), and its
+// profiled section with `achieved` (occupancy %, time ms) per shape: the book's 32x32, 32x16,
+// 16x32, then 80x1, which is no shape of the book's.
+json occupancy_results(const std::string& profile_status, const std::vector<std::pair<double, double>>& achieved) {
+  static const char* const shapes[] = {"32x32", "32x16", "16x32", "80x1"};
+  std::vector<json> profiled;
+  for (size_t i = 0; i < achieved.size(); ++i) {
+    profiled.push_back({{"kernel", shapes[i]},
+                        {"time_ms", achieved[i].second},
+                        {"achieved_occupancy_pct", achieved[i].first < 0 ? json(nullptr) : json(achieved[i].first)}});
+  }
+  json results;
+  results["lessons"] = json::array({
+      section("grid", "ok",
+              {{{"block", "32x32"}, {"median_ms", 1.0}, {"occupancy_pct", 100.0}},
+               {{"block", "16x16"}, {"median_ms", 2.0}, {"occupancy_pct", 100.0}}}),
+      section("grid-profile", profile_status, profiled),
+  });
+  return results;
+}
+
+bool any_note_has(const report::Table& t, const std::string& text) {
+  return std::any_of(t.notes.begin(), t.notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+// The grid table's theoretical occupancy is the same for every shape; ncu's achieved occupancy,
+// from the profiled section, is what the claim is judged on where the run has it.
+TEST(BookClaims, OccupancyClaimUsesTheAchievedOccupancyWhereProfiled) {
+  const std::string claim = "more occupancy is faster";
+  // 80x1's extremes do not count: the book has no such shape.
+  report::Table t =
+      claims_table(occupancy_results("ok", {{74.8, 0.95}, {51.0, 1.27}, {68.0, 1.17}, {20.0, 9.0}}), numbers());
+  EXPECT_DOUBLE_EQ(claim_row(t, claim)["here_ratio"].get<double>(), 1.27 / 0.95);
+  EXPECT_EQ(claim_row(t, claim)["verdict"], "holds");
+  EXPECT_TRUE(any_note_has(t, "this run's is ncu's achieved occupancy (sm__warps_active.avg.pct_of_peak_sustained_active) "
+                              "from the grid-profile section"));
+  t = claims_table(occupancy_results("ok", {{80.0, 2.0}, {50.0, 1.0}}), numbers());
+  EXPECT_EQ(claim_row(t, claim)["verdict"], "reversed");
+  // Skipped (no ncu), or no two achieved occupancies to compare: the theoretical one, as before.
+  for (const json& results : {occupancy_results("skipped", {{80.0, 2.0}, {50.0, 1.0}}),
+                              occupancy_results("ok", {{80.0, 2.0}, {-1, 1.0}})}) {
+    t = claims_table(results, numbers());
+    EXPECT_EQ(claim_row(t, claim)["verdict"], "not measurable here");
+    EXPECT_TRUE(any_note_has(t, "this run's is the grid table's theoretical occupancy"));
+  }
+}
+
 // The recorded H200 run: its verdicts follow from its own rows.
 TEST(BookClaims, RecordedH200Run) {
   std::ifstream f(std::string(WARPFOLD_TEST_DATA_DIR) + "/report/results_h200.json");

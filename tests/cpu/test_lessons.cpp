@@ -2,6 +2,7 @@
 // A report section is a command line, parsed here as the user's would be, so none can rot.
 #include "cli/lesson.hpp"
 #include "cpu/cli_test_support.hpp"
+#include "lab/book/book_claims.hpp"
 
 #include <gtest/gtest.h>
 
@@ -51,5 +52,15 @@ TEST(Lessons, GridAndDivergenceAreProfiledInTheReport) {
     bool plain = false, profiled = false;
     for (const cli::ReportSection& s : cli::find_lesson(name).sections) (s.profiled ? profiled : plain) = true;
     EXPECT_TRUE(plain && profiled) << name;
+  }
+}
+
+// A claim judged on a profiled section's achieved occupancy names a profiled section of its lesson.
+TEST(Lessons, EveryClaimsProfiledSectionIsItsLessons) {
+  for (const lab::book::Claim& c : lab::book::chapter_claims()) {
+    if (c.profiled_section.empty()) continue;
+    bool found = false;
+    for (const cli::ReportSection& s : cli::find_lesson(c.section).sections) found |= s.profiled && s.key == c.profiled_section;
+    EXPECT_TRUE(found) << c.text << ": " << c.profiled_section;
   }
 }

@@ -29,6 +29,9 @@ struct Claim {
   std::string winner, loser;
   bool by_occupancy = false;
   std::string doc;        // where this project explains the finding
+  // By occupancy: the lesson's profiled section, whose achieved occupancy (ncu) judges the claim
+  // where the run has it; the lesson's own table has only the theoretical one.
+  std::string profiled_section = {};
 };
 
 // The chapter's claims, in its order.
@@ -39,6 +42,7 @@ struct SectionRows {
   std::vector<nlohmann::json> rows;  // row objects, as results.json holds them
   RowKeyRule rule;
   std::string time_column;
+  std::string occupancy_column = "occupancy_pct";  // a claim by occupancy reads it (the lesson's: theoretical)
 };
 
 // The claims table: claim, section, book_ratio, book_source, here_ratio, verdict, doc. `results`
@@ -51,6 +55,13 @@ report::Table claims_table(const nlohmann::json& results, const Numbers& numbers
 // With `book`, an occupancy claim looks only at the shapes the book measured, so that shapes the
 // lab adds for other lessons (partial warps) do not stand in for the book's comparison.
 std::optional<double> here_ratio(const Claim& claim, const SectionRows& section, const Numbers* book = nullptr);
+
+// The rows a claim by occupancy is judged on: its profiled section's, with ncu's achieved
+// occupancy, where the run has that section and it measures two occupancies or more (with times);
+// else the lesson's own, with the theoretical occupancy; nullopt where the run has neither.
+// With `book`, as here_ratio, only the shapes the book measured count.
+std::optional<SectionRows> occupancy_rows(const Claim& claim, const nlohmann::json& results,
+                                          const Numbers* book = nullptr);
 
 // The same ratio in the book: the first run of the lesson holding both rows timed.
 struct BookRatio {
