@@ -211,8 +211,7 @@ struct columns_block {
       const uint64_t column = strip * columns + threadIdx.x;
       if (stalled) {
         p.out[o * p.inner + column] = stalled_result<Out>();
-        const unsigned long long epoch = device_word(p.temp[0]).load(cuda::memory_order_relaxed);
-        device_word(p.temp[1]).store(kStalledCombine | ((epoch - 1) & ~kStalledCombine), cuda::memory_order_relaxed);
+        record_stall(p.temp);
       } else {
         write(o, column, total);
       }
@@ -255,7 +254,7 @@ __global__ void __launch_bounds__(kSegmentThreads) columns_kernel(const Params p
   using block_t = columns_block<Params>;
   __shared__ typename block_t::shared_state sh;
   block_t b{p, sh};
-  if (blockIdx.x == 0 && threadIdx.x == 0) device_word(p.temp[1]).store(0, cuda::memory_order_relaxed);
+  if (blockIdx.x == 0 && threadIdx.x == 0) clear_stall_status(p.temp);
   for (uint64_t unit = blockIdx.x; unit < p.plan.units; unit += gridDim.x) b.run_unit(unit);
 }
 

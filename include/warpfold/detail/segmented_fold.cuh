@@ -175,6 +175,17 @@ __device__ __forceinline__ Acc block_total(const Fold& f, Op op, block::reduce_s
 
 // --- sharing work through temp storage ---------------------------------------------------------
 
+// The status word of temp storage's header (word 1; combine.cuh's layout, which
+// last_combine_status reads): cleared by block 0 at a launch's start, set when a wait of this
+// launch ends at its bound.
+__device__ __forceinline__ void clear_stall_status(unsigned long long* temp) {
+  device_word(temp[1]).store(0, cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ void record_stall(unsigned long long* temp) {
+  const unsigned long long epoch = device_word(temp[0]).load(cuda::memory_order_relaxed);
+  device_word(temp[1]).store(kStalledCombine | ((epoch - 1) & ~kStalledCombine), cuda::memory_order_relaxed);
+}
+
 // A counter in one 64-bit word: the count in the low half, the call's tag in the high half. A word
 // another call left counts as 0, so temp storage needs no clearing (combine.cuh says why tags are
 // unique per call). Adds `by` and returns the count before. Only the first adds of a call meet a

@@ -103,11 +103,10 @@ struct segments_block {
   }
 
   // The status word belongs to the last call: a stall of this one is recorded after its bound.
-  __device__ __forceinline__ void clear_status() const { device_word(*word(1)).store(0, cuda::memory_order_relaxed); }
+  __device__ __forceinline__ void clear_status() const { clear_stall_status(p.temp); }
   __device__ __forceinline__ void write_stalled(uint64_t s) const {
     p.out[s] = stalled_result<Out>();
-    const unsigned long long epoch = device_word(*word(0)).load(cuda::memory_order_relaxed);
-    device_word(*word(1)).store(kStalledCombine | ((epoch - 1) & ~kStalledCombine), cuda::memory_order_relaxed);
+    record_stall(p.temp);
   }
 
   // Reserves pool pieces and an entry for long segment s and publishes it (one thread). False

@@ -16,11 +16,16 @@ std::optional<double> number(const json& object, const std::string& field) {
   return object[field].get<double>();
 }
 
+// A row's key under its section's rule (a missing cell reads as null).
+std::optional<std::string> key_of(const SectionRows& s, const json& row) {
+  static const json null_cell;
+  return row_key(s.rule, [&](const std::string& c) -> const json& { return row.contains(c) ? row[c] : null_cell; });
+}
+
 // The time of the row keyed `key`, or nullopt.
 std::optional<double> time_of(const SectionRows& s, const std::string& key) {
-  static const json null_cell;
   for (const json& row : s.rows) {
-    const auto k = row_key(s.rule, [&](const std::string& c) -> const json& { return row.contains(c) ? row[c] : null_cell; });
+    const auto k = key_of(s, row);
     if (k && *k == key) return number(row, s.time_column);
   }
   return std::nullopt;
@@ -132,10 +137,9 @@ namespace {
 
 // The rows of `s` whose key the book measured in the claim's lesson.
 std::vector<json> rows_the_book_has(const Claim& claim, const SectionRows& s, const Numbers& book) {
-  static const json null_cell;
   std::vector<json> kept;
   for (const json& row : s.rows) {
-    const auto k = row_key(s.rule, [&](const std::string& c) -> const json& { return row.contains(c) ? row[c] : null_cell; });
+    const auto k = key_of(s, row);
     if (k && find_entry(book, claim.section, *k)) kept.push_back(row);
   }
   return kept;
