@@ -20,6 +20,10 @@ tools=("$@")
 [ ${#tools[@]} -eq 0 ] && tools=(memcheck racecheck synccheck initcheck)
 export WARPFOLD_TEST_MAX_N="${WARPFOLD_TEST_MAX_N:-1048576}"
 
+[[ "${SANITIZE_SHARDS:-1}" =~ ^[1-9][0-9]*$ ]] || die "SANITIZE_SHARDS must be a whole number of at least 1, not '${SANITIZE_SHARDS}'"
+[[ -z "${SANITIZE_GPUS:-}" || "$SANITIZE_GPUS" =~ ^[0-9]+( +[0-9]+)*$ ]] ||
+  die "SANITIZE_GPUS must list device indices separated by spaces (\"0 1\"), not '${SANITIZE_GPUS}'"
+
 configure_and_build -DCMAKE_CUDA_ARCHITECTURES="${WARPFOLD_CUDA_ARCH:-90}" >"$OUT/sanitize/build.log" 2>&1 || { tail -30 "$OUT/sanitize/build.log"; exit 1; }
 tests="$BUILD_DIR/tests/warpfold_gpu_tests"
 summary="$OUT/sanitize/summary.txt"
