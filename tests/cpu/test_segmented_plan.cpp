@@ -201,10 +201,20 @@ TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
             EXPECT_LT((p.chunks - 1) * p.rows_per_chunk, axis);  // and no chunk empty
           }
           if (p.chunks > 1) EXPECT_EQ(p.strips_per_unit, 1u);  // chunks combine per strip
+          // The chunk sets: every chunk in one, none empty, one set while one block folds them all.
+          uint64_t in_sets = 0;
+          for (uint64_t k = 0; k < p.chunk_sets; ++k) {
+            EXPECT_GE(p.chunks_in_set(k), 1u);
+            in_sets += p.chunks_in_set(k);
+          }
+          EXPECT_EQ(in_sets, p.chunks);
+          if (p.chunks <= kColumnOneSetChunks) EXPECT_EQ(p.chunk_sets, 1u);
+          EXPECT_LE(p.chunks_per_set * p.chunks_per_set, p.chunks <= kColumnOneSetChunks ? p.chunks * p.chunks : 2 * p.chunks);
           if (outer * p.groups >= 660ull * kColumnUnitsPerBlock) EXPECT_EQ(p.chunks, 1u);
           const columns_layout l = layout_columns(p, outer, 2);
           if (p.chunks > 1) {
-            EXPECT_EQ(l.words, kSegmentCounterWords + outer * p.strips * (1 + p.chunks * columns * 2));
+            const uint64_t sets = p.chunk_sets;
+            EXPECT_EQ(l.words, kSegmentCounterWords + outer * p.strips * (1 + sets + (p.chunks + sets) * columns * 2));
           } else {
             EXPECT_EQ(l.words, kSegmentCounterWords);
           }
@@ -214,6 +224,11 @@ TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
   }
   // Few wide columns over a long axis: the axis is cut so that the grid has work.
   EXPECT_GE(plan_columns(1, uint64_t(1) << 24, 4, 660).units, 660ull * kColumnUnitsPerBlock);
+  // Thousands of chunks fold in two steps of about √chunks each.
+  const column_plan narrow = plan_columns(1, uint64_t(1) << 20, 64, 528, 4);
+  EXPECT_GT(narrow.chunks, 2000u);
+  EXPECT_EQ(narrow.chunks_per_set, 46u);
+  EXPECT_EQ(narrow.chunk_sets, 46u);
   // A short axis under wide rows: one warp per strip, eight strips per unit.
   const column_plan wide = plan_columns(1, 4, uint64_t(1) << 24, 660, 4);
   EXPECT_EQ(wide.warps_per_strip, 1u);

@@ -128,6 +128,13 @@ struct bounded_wait {
   }
 };
 
+// How many partials of Acc one polling thread loads at once: the policy's words in flight.
+template <class Acc>
+WARPFOLD_HOST_DEVICE constexpr unsigned partials_in_flight() {
+  constexpr unsigned words = compiled_policy().combine_words_in_flight;
+  return words > kPartialWords<Acc> ? words / kPartialWords<Acc> : 1;
+}
+
 // The tagged partials of one launch in temp storage.
 template <class Acc>
 struct tagged_partials {
@@ -168,6 +175,21 @@ struct tagged_partials {
       }
     }
     return all;
+  }
+  // Waits until every word of the partials at slot_of(k), k < N where taken(k), carries the tag;
+  // `seen` holds a first load of each. Each round reloads every stale word of them before it
+  // waits, so a round costs one round trip however many are stale. False: `wait` gave up.
+  template <unsigned N, class SlotOf, class Taken>
+  __device__ __forceinline__ bool await_fresh(SlotOf slot_of, Taken taken, unsigned long long (&seen)[N][kWords],
+                                              bounded_wait& wait) const {
+    for (;;) {
+      bool waiting = false;
+#pragma unroll
+      for (unsigned k = 0; k < N; ++k)
+        if (taken(k) && !reload_stale(slot_of(k), seen[k])) waiting = true;
+      if (!waiting) return true;
+      if (!wait.again()) return false;
+    }
   }
   // The partial in words that all carry the tag.
   __device__ __forceinline__ Acc value(const unsigned long long (&seen)[kWords]) const {
@@ -283,8 +305,7 @@ struct grid_combine {
   __device__ __forceinline__ void finish_in_block(const Acc& block_total, Op op,
                                                   block::reduce_storage<Acc, Threads>& storage,
                                                   WriteResult& write_result) {
-    constexpr unsigned kWordsInFlight = compiled_policy().combine_words_in_flight;
-    constexpr unsigned kPollsInFlight = kWordsInFlight > kWords ? kWordsInFlight / kWords : 1;
+    constexpr unsigned kPollsInFlight = partials_in_flight<Acc>();
     __shared__ alignas(Acc) unsigned char combiner_own_bytes[sizeof(Acc)];  // raw: Acc may have a constructor
     __shared__ bool any_stalled;
     if (threadIdx.x == 0) {
@@ -308,16 +329,8 @@ struct grid_combine {
           parts.load(block_of(k), seen[k]);
         }
       }
-      for (bool waiting = true; waiting;) {
-        waiting = false;
-#pragma unroll
-        for (unsigned k = 0; k < kPollsInFlight; ++k)
-          if (polled(k) && !parts.reload_stale(block_of(k), seen[k])) waiting = true;
-        if (waiting && !wait.again()) {
-          any_stalled = true;  // read by thread 0 after the block reduction's barriers
-          break;
-        }
-      }
+      // any_stalled is read by thread 0 after the block reduction's barriers.
+      if (!parts.await_fresh(block_of, polled, seen, wait)) any_stalled = true;
       __syncwarp();  // as in finish_in_warp: the lanes reconverge before the shuffles
 #pragma unroll
       for (unsigned k = 0; k < kPollsInFlight; ++k) {

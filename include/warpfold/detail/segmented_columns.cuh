@@ -167,25 +167,40 @@ struct columns_block {
     p.out[o * p.inner + column] = p.form.finish(p.op, p.init, col.acc, col.has);
   }
 
-  // Phase 4 with several chunks (a unit is one strip, every warp on it): the chunk's partials
-  // stored, then in the block that delivers the strip's last chunk, thread t folds column
-  // t % columns over chunks t / columns, + stripes, …, and each column's stripes are folded in order.
-  __device__ void combine_chunks(uint64_t o, uint64_t strip, uint64_t chunk, const plain_fold (&col)[kVec]) {
+  // A strip's partials (segmented_plan.hpp's layout): chunk c's column j at slot c·columns + j,
+  // then set k's at (chunks + k)·columns + j.
+  __device__ __forceinline__ tagged_partials<Acc> strip_partials(uint64_t strip_unit) const {
+    const uint64_t count = column_partials_per_strip(plan);
+    return {p.temp + p.layout.partials_word + strip_unit * count * kPartialWords<Acc>, unsigned(count), tag};
+  }
+
+  // Whether this block is the last of `expected` to arrive at `counter`, after every thread's
+  // partials are stored. Every thread calls it.
+  __device__ __forceinline__ bool arrives_last(unsigned long long* counter, uint64_t expected) {
+    __syncthreads();  // every column's partial is stored (and fenced) before thread 0 arrives
+    if (threadIdx.x == 0) sh.last = tagged_add(counter, tag, 1) + 1 == expected;
+    __syncthreads();
+    return sh.last;
+  }
+
+  // Threads t < columns store `value` of column t as partial row `row` (slots row·columns + t).
+  __device__ __forceinline__ void store_row(const tagged_partials<Acc>& parts, uint64_t row, uint64_t strip,
+                                            const plain_fold& value) const {
     const unsigned columns = plan.columns_per_strip();
-    const uint64_t strip_unit = o * plan.strips + strip;
-    const tagged_partials<Acc> parts{p.temp + p.layout.partials_word + strip_unit * plan.chunks * columns * kPartialWords<Acc>,
-                                     unsigned(plan.chunks * columns), tag};
-    if (warp_id == 0 && lane < plan.width && first_column(strip) < p.inner) {
-      // Every column of a chunk holds a value: the chunk has rows, and its lanes read the first.
-#pragma unroll
-      for (unsigned j = 0; j < kVec; ++j)
-        if (j < plan.vec) parts.store(unsigned(chunk * columns + lane_column * plan.vec + j), col[j].acc);
+    if (threadIdx.x < columns && strip * columns + threadIdx.x < p.inner) {
+      parts.store(unsigned(row * columns + threadIdx.x), value.acc);
       __threadfence();
     }
-    __syncthreads();  // every column's partial is stored before thread 0 arrives
-    if (threadIdx.x == 0) sh.last = tagged_add(p.temp + p.layout.counters_word + strip_unit, tag, 1) + 1 == plan.chunks;
-    __syncthreads();
-    if (!sh.last) return;
+  }
+
+  // The fold of partial rows [first, first + count) per column, in row order, into threads
+  // t < columns: thread t folds column t % columns over rows first + t / columns, + stripes, …
+  // (several polled at once), then each column's stripes fold in order. `stalled` (every
+  // thread): a partial never came. Every thread calls it.
+  __device__ plain_fold fold_rows_of_partials(const tagged_partials<Acc>& parts, uint64_t first, uint64_t count,
+                                              uint64_t strip, bool& stalled) {
+    constexpr unsigned kPolls = partials_in_flight<Acc>();
+    const unsigned columns = plan.columns_per_strip();
     const unsigned stripes = kSegmentThreads / columns;
     const unsigned my_column = threadIdx.x % columns, stripe = threadIdx.x / columns;
     const bool mine = stripe < stripes && strip * columns + my_column < p.inner;
@@ -193,21 +208,59 @@ struct columns_block {
     bool gave_up = false;
     if (mine) {
       bounded_wait wait{p.timeout_ns};
-      for (uint64_t c = stripe; c < plan.chunks; c += stripes) {
-        const unsigned slot = unsigned(c * columns + my_column);
-        unsigned long long seen[kPartialWords<Acc>];
-        parts.load(slot, seen);
-        while (!gave_up && !parts.reload_stale(slot, seen)) gave_up = !wait.again();
-        g.add(parts.value(seen));
+      for (uint64_t base = stripe; base < count; base += uint64_t(stripes) * kPolls) {
+        const auto row_of = [&](unsigned k) { return base + uint64_t(k) * stripes; };
+        const auto slot_of = [&](unsigned k) { return unsigned((first + row_of(k)) * columns + my_column); };
+        const auto taken = [&](unsigned k) { return row_of(k) < count; };
+        unsigned long long seen[kPolls][kPartialWords<Acc>];
+#pragma unroll
+        for (unsigned k = 0; k < kPolls; ++k)
+          if (taken(k)) parts.load(slot_of(k), seen[k]);
+        if (!gave_up && !parts.await_fresh(slot_of, taken, seen, wait)) gave_up = true;
+#pragma unroll
+        for (unsigned k = 0; k < kPolls; ++k)
+          if (taken(k)) g.add(parts.value(seen[k]));
       }
     }
-    __syncthreads();  // warp 0 is done reading `values`
+    __syncthreads();  // every thread is done reading `values`
     store_value(threadIdx.x, 0, g.acc, g.has);
-    const bool stalled = __syncthreads_or(gave_up);
-    if (threadIdx.x < columns && strip * columns + threadIdx.x < p.inner) {
-      plain_fold total{Acc{}, false, p.op};
+    stalled = __syncthreads_or(gave_up);
+    plain_fold total{Acc{}, false, p.op};
+    if (threadIdx.x < columns) {
       for (unsigned s = 0; s < stripes; ++s)
         if (sh.holds[s * columns + threadIdx.x][0]) total.add(value_at(s * columns + threadIdx.x, 0));
+    }
+    return total;
+  }
+
+  // Phase 4 with several chunks (a unit is one strip, every warp on it): the chunk's partials
+  // stored; the block that delivers its set's last chunk folds the set's chunks (and, with one
+  // set, writes the strip); with several sets, it stores the set's partials, and the block that
+  // delivers the last set folds the sets in order and writes the strip.
+  __device__ void combine_chunks(uint64_t o, uint64_t strip, uint64_t chunk, const plain_fold (&col)[kVec]) {
+    const unsigned columns = plan.columns_per_strip();
+    const uint64_t strip_unit = o * plan.strips + strip;
+    const tagged_partials<Acc> parts = strip_partials(strip_unit);
+    unsigned long long* counters = p.temp + p.layout.counters_word + strip_unit * column_counters_per_strip(plan);
+    if (warp_id == 0 && lane < plan.width && first_column(strip) < p.inner) {
+      // Every column of a chunk holds a value: the chunk has rows, and its lanes read the first.
+#pragma unroll
+      for (unsigned j = 0; j < kVec; ++j)
+        if (j < plan.vec) parts.store(unsigned(chunk * columns + lane_column * plan.vec + j), col[j].acc);
+      __threadfence();
+    }
+    const uint64_t set = chunk / plan.chunks_per_set;
+    if (!arrives_last(counters + 1 + set, plan.chunks_in_set(set))) return;
+    bool stalled = false;
+    plain_fold total = fold_rows_of_partials(parts, set * plan.chunks_per_set, plan.chunks_in_set(set), strip, stalled);
+    if (plan.chunk_sets > 1) {
+      if (stalled && threadIdx.x == 0) record_stall(p.temp);
+      store_row(parts, plan.chunks + set, strip, total);
+      if (!arrives_last(counters, plan.chunk_sets)) return;
+      total = fold_rows_of_partials(parts, plan.chunks, plan.chunk_sets, strip, stalled);
+      stalled = stalled || stall_recorded(p.temp);
+    }
+    if (threadIdx.x < columns && strip * columns + threadIdx.x < p.inner) {
       const uint64_t column = strip * columns + threadIdx.x;
       if (stalled) {
         p.out[o * p.inner + column] = stalled_result<Out>();

@@ -186,6 +186,11 @@ __device__ __forceinline__ void record_stall(unsigned long long* temp) {
   device_word(temp[1]).store(kStalledCombine | ((epoch - 1) & ~kStalledCombine), cuda::memory_order_relaxed);
 }
 
+// Whether a wait of this launch has ended at its bound (record_stall's mark).
+__device__ __forceinline__ bool stall_recorded(unsigned long long* temp) {
+  return (device_word(temp[1]).load(cuda::memory_order_relaxed) & kStalledCombine) != 0;
+}
+
 // A counter in one 64-bit word: the count in the low half, the call's tag in the high half. A word
 // another call left counts as 0, so temp storage needs no clearing (combine.cuh says why tags are
 // unique per call). Adds `by` and returns the count before. Only the first adds of a call meet a

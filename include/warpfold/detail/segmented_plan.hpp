@@ -70,6 +70,7 @@ inline constexpr unsigned kPoolSplits = 32;          // long segments split grid
 // The columns kernel's policy.
 inline constexpr unsigned kColumnUnroll = 8;         // rows per lane in flight
 inline constexpr unsigned kColumnUnitsPerBlock = 4;  // work units per block, at least, where the axis can be cut
+inline constexpr unsigned kColumnOneSetChunks = 16;   // chunks up to this many fold in one step
 
 static_assert(kSegmentThreads >= 32 * 8 && kMaxTileSegments % kSegmentThreads == 0,
               "a tile's segments are loaded kMaxTileSegments / threads per thread");
@@ -232,12 +233,28 @@ inline axis_path choose_axis_path(const axis_shape& s) {
 // so that a short axis keeps every warp on a strip of its own. Where the units are too few to fill
 // the grid (kColumnUnitsPerBlock per block) and a strip takes every warp, the axis is cut into
 // `chunks` of rows_per_chunk rows, each a unit of its own, and each strip's chunks are combined
-// per column.
+// per column in two steps: the last chunk to arrive of each of `chunk_sets` sets of
+// chunks_per_set chunks folds its set, and the last set to arrive folds the sets. (One block
+// folding every chunk would read chunks × columns partials alone, the grid's whole share of them.)
 struct column_plan {
   unsigned vec = 1, width = 1, rows_per_load = 32, warps_per_strip = kSegmentWarps, strips_per_unit = 1;
   uint64_t strips = 0, groups = 0, chunks = 1, rows_per_chunk = 0, units = 0;
+  uint64_t chunks_per_set = 1, chunk_sets = 1;
   WARPFOLD_HOST_DEVICE constexpr unsigned columns_per_strip() const { return width * vec; }
+  WARPFOLD_HOST_DEVICE constexpr uint64_t chunks_in_set(uint64_t set) const {
+    const uint64_t first = set * chunks_per_set;
+    return chunks - first < chunks_per_set ? chunks - first : chunks_per_set;
+  }
 };
+
+// The set size of `chunks` chunks: one set up to kColumnOneSetChunks, else about √chunks, so
+// that both steps fold about as many partials.
+inline uint64_t chunk_set_size(uint64_t chunks) {
+  if (chunks <= kColumnOneSetChunks) return chunks;
+  uint64_t k = 1;
+  while (k * k < chunks) ++k;
+  return k;
+}
 inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, unsigned grid, unsigned vec = 1) {
   column_plan p;
   p.vec = vec;
@@ -258,13 +275,19 @@ inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, u
   if (chunks > most) chunks = most;
   p.rows_per_chunk = axis == 0 ? 0 : ceil_div(axis, chunks);
   p.chunks = axis == 0 ? 1 : ceil_div(axis, p.rows_per_chunk);
+  p.chunks_per_set = chunk_set_size(p.chunks);
+  p.chunk_sets = ceil_div(p.chunks, p.chunks_per_set);
   p.units = group_units * p.chunks;
   return p;
 }
 
 // Temp storage of the columns kernel, in 8-byte words: the header, then (where the axis is cut,
-// and so every unit is one strip) one tagged arrival counter per strip and the tagged partials,
-// one per column and chunk.
+// and so every unit is one strip) per strip the tagged arrival counters (the sets', then one per
+// set) and the tagged partials, one per column and chunk, then one per column and set.
+WARPFOLD_HOST_DEVICE constexpr uint64_t column_counters_per_strip(const column_plan& p) { return 1 + p.chunk_sets; }
+WARPFOLD_HOST_DEVICE constexpr uint64_t column_partials_per_strip(const column_plan& p) {
+  return (p.chunks + p.chunk_sets) * p.columns_per_strip();
+}
 struct columns_layout {
   uint64_t counters_word = kSegmentCounterWords;
   uint64_t partials_word = kSegmentCounterWords;
@@ -274,8 +297,8 @@ inline columns_layout layout_columns(const column_plan& p, uint64_t outer, unsig
   columns_layout l;
   if (p.chunks <= 1) return l;
   const uint64_t strips = outer * p.strips;
-  l.partials_word = l.counters_word + strips;
-  l.words = l.partials_word + strips * p.chunks * p.columns_per_strip() * partial_words;
+  l.partials_word = l.counters_word + strips * column_counters_per_strip(p);
+  l.words = l.partials_word + strips * column_partials_per_strip(p) * partial_words;
   return l;
 }
 
