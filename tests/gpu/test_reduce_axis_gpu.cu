@@ -238,6 +238,55 @@ TEST(FixedSizeSegments, SumsAndArgmaxOfEverySize) {
   }
 }
 
+// Rows of whole 16-byte vectors, up to a warp's 32 of them, starting on a vector boundary (the
+// short-rows kernel), and the same sizes from a shifted start or one vector longer (the segments
+// kernel): float and double sums, int8 into int64, argmin and argmax with ties and NaN.
+template <class T, class Acc, class Make>
+void check_short_rows(uint64_t size, uint64_t shift, Acc init, Make make) {
+  const uint64_t count = 4099;
+  const uint64_t seed = new_seed();
+  const std::vector<T> x = make(count * size, seed);
+  offset_buffer<T> in(x, shift);
+  segmented_runner runner;
+  const auto sums = runner.run<Acc>(count, [&](void* t, size_t& b, Acc* o) {
+    return segmented_reduce(t, b, in.get(), o, count, size, plus{}, init);
+  });
+  const auto lows = runner.run<key_value<T>>(count, [&](void* t, size_t& b, key_value<T>* o) {
+    return segmented_argmin(t, b, in.get(), o, count, size);
+  });
+  const auto highs = runner.run<key_value<T>>(count, [&](void* t, size_t& b, key_value<T>* o) {
+    return segmented_argmax(t, b, in.get(), o, count, size);
+  });
+  for (uint64_t k = 0; k < count; ++k) {
+    const auto element = [&](uint64_t j) { return x[k * size + j]; };
+    const std::string where = "size " + std::to_string(size) + ", shift " + std::to_string(shift) + ", segment " +
+                              std::to_string(k) + ", seed " + std::to_string(seed);
+    ASSERT_TRUE(same_value(sums[k], reference_fold(size, init, plus{}, [&](uint64_t j) { return Acc(element(j)); })))
+        << "sum, " << where;
+    ASSERT_TRUE(same_value(lows[k], reference_arg<T>(size, true, element))) << "argmin, " << where;
+    ASSERT_TRUE(same_value(highs[k], reference_arg<T>(size, false, element))) << "argmax, " << where;
+  }
+}
+
+TEST(FixedSizeSegments, ShortRowsOfWholeVectors) {
+  WARPFOLD_REQUIRE_GPU();
+  const auto quarters_and_nan = [](uint64_t n, uint64_t seed) {  // many ties, a few NaNs
+    std::vector<float> v = quarter_values<float>(n, seed);
+    for (size_t i = seed % 97; i < v.size(); i += 1009) v[i] = std::numeric_limits<float>::quiet_NaN();
+    return v;
+  };
+  for (uint64_t size : {4ull, 8ull, 12ull, 16ull, 28ull, 64ull, 124ull, 128ull, 132ull}) {
+    for (uint64_t shift : {0ull, 4ull, 1ull}) check_short_rows<float, float>(size, shift, 0.5f, quarters_and_nan);
+  }
+  for (uint64_t size : {2ull, 6ull, 64ull, 66ull}) {
+    for (uint64_t shift : {0ull, 1ull}) check_short_rows<double, double>(size, shift, 0.25, quarter_values<double>);
+  }
+  const auto bytes = [](uint64_t n, uint64_t seed) { return random_values<int8_t>(n, seed, -128, 127); };
+  for (uint64_t size : {16ull, 48ull, 512ull, 528ull}) {
+    for (uint64_t shift : {0ull, 16ull, 5ull}) check_short_rows<int8_t, int64_t>(size, shift, int64_t(7), bytes);
+  }
+}
+
 // More than 2^31 segments (int8 into int8, the sum wrapping as int8 does): 64-bit segment indices.
 TEST(FixedSizeSegments, MoreThanTwoToThe31Segments) {
   WARPFOLD_REQUIRE_GPU();

@@ -8,6 +8,7 @@
 #include <warpfold/detail/segmented_columns.cuh>
 #include <warpfold/detail/segmented_kernel.cuh>
 #include <warpfold/detail/segmented_plan.hpp>
+#include <warpfold/detail/segmented_short_rows.cuh>
 #include <warpfold/detail/segmented_sources.cuh>
 
 #include <cuda_runtime_api.h>
@@ -107,6 +108,36 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
 }
 
+// Rows of one size (rows_source): the short-rows kernel where they are whole vectors within a
+// warp's reach, each starting on a vector boundary, else the segments kernel. The temp storage
+// asked is the segments kernel's, so that a size query holds for either pointer alignment.
+template <class T, class Acc, class Out, class Op, class Form>
+cudaError_t run_rows(void* d_temp, size_t& temp_bytes, const rows_source<T, false>& rows, uint64_t count, Out* d_out,
+                     Acc init, Op op, Form form, cudaStream_t stream) {
+  const short_rows_shape shape = plan_short_rows(rows.axis, vector_elements<T>, reinterpret_cast<uintptr_t>(rows.in),
+                                                 sizeof(T), rows.outer_stride, rows.inner, rows.inner_stride);
+  const uint64_t total = rows.axis * count;
+  if (d_temp == nullptr || !shape.fits) {
+    return run_segments(d_temp, temp_bytes, rows, count, d_out, init, op, form, true, total, stream);
+  }
+  size_t needed = 0;
+  if (cudaError_t rc = run_segments(nullptr, needed, rows, count, d_out, init, op, form, true, total, stream);
+      rc != cudaSuccess) {
+    return rc;
+  }
+  if (temp_bytes < needed) return cudaErrorInvalidValue;
+  using params_t = short_rows_params<T, Acc, Out, Op, Form>;
+  constexpr auto kernel = &short_rows_kernel<params_t>;
+  current_device current;
+  kernel_capacity capacity;
+  if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
+  const uint64_t rounds = ceil_div(count * shape.lanes, uint64_t(kShortRowsInFlight) * kSegmentThreads);
+  const unsigned grid = unsigned(rounds < capacity.blocks ? rounds : capacity.blocks);
+  params_t p{rows, count, shape, static_cast<unsigned long long*>(d_temp), d_out, init, op, form};
+  void* args[] = {&p};
+  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+}
+
 // The columns a lane of the columns kernel reads at once: its vector where every row of every
 // strip starts on a vector boundary, else 1.
 template <class T>
@@ -202,7 +233,7 @@ cudaError_t dispatch_fixed(void* d_temp, size_t& temp_bytes, const T* d_in, Out*
     return rc;
   }
   const rows_source<T, false> rows{d_in, s.axis, 1, s.outer_stride, 0, 1};
-  return run_segments(d_temp, temp_bytes, rows, segments, d_out, init, op, form, true, segments * size, stream);
+  return run_rows(d_temp, temp_bytes, rows, segments, d_out, init, op, form, stream);
 }
 
 // reduce_axis: the columns kernel where the inner extent has stride 1, else the segments kernel
@@ -225,7 +256,7 @@ cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* 
     case axis_path::columns: return run_columns(d_temp, temp_bytes, d_in, d_out, s, init, op, form, stream);
     case axis_path::rows: {
       const rows_source<T, false> rows{d_in, s.axis, s.inner, s.outer_stride, s.inner_stride, 1};
-      return run_segments(d_temp, temp_bytes, rows, outputs, d_out, init, op, form, true, total, stream);
+      return run_rows(d_temp, temp_bytes, rows, outputs, d_out, init, op, form, stream);
     }
     case axis_path::strided_rows: {
       const rows_source<T, true> rows{d_in, s.axis, s.inner, s.outer_stride, s.inner_stride, s.axis_stride};

@@ -1,0 +1,116 @@
+#pragma once
+// The short-rows kernel: reduce rows of one size, each a whole number of 16-byte vectors and at
+// most 32 of them (a fixed-size segmented_reduce of 4 to 128 floats, x.sum(dim=-1) of a matrix
+// of such rows), where every row starts on a vector boundary.
+//
+// Such rows need no classification and no offsets: a row of `items` vectors is read by a group
+// of `lanes` lanes (items rounded up to a power of two), one vector each, so that a warp's loads
+// cover 32 / lanes whole rows side by side. Each thread keeps kShortRowsInFlight rows' loads in
+// flight; the lanes of a row fold their vectors (elements in order) and then each other, halving,
+// and the row's first lane writes it. The order depends on the row's size only.
+
+#include <warpfold/detail/segmented_fold.cuh>
+#include <warpfold/detail/segmented_plan.hpp>
+#include <warpfold/detail/segmented_sources.cuh>
+#include <warpfold/detail/thread_fold.cuh>
+#include <warpfold/detail/tile_loader.cuh>
+
+#include <cstdint>
+
+namespace warpfold::detail {
+
+inline constexpr unsigned kShortRowsInFlight = 4;  // vectors per thread in flight
+inline constexpr unsigned kShortRowsMaxItems = 32;  // vectors per row at most: one per lane of a warp
+
+// How the short-rows kernel reads rows of `size` elements, `row_stride` apart: `items` vectors
+// per row over `lanes` lanes. `fits` is false where the rows are not whole vectors, exceed a
+// warp's vectors, or do not all start on a vector boundary (then the segments kernel reads them).
+struct short_rows_shape {
+  bool fits = false;
+  unsigned items = 0, lanes = 0;
+};
+inline short_rows_shape plan_short_rows(uint64_t size, unsigned vector_elements, uintptr_t address, unsigned elem_bytes,
+                                        int64_t outer_stride, uint64_t inner, int64_t inner_stride) {
+  short_rows_shape s;
+  if (vector_elements <= 1 || size == 0 || size % vector_elements != 0) return s;
+  if (size / vector_elements > kShortRowsMaxItems) return s;
+  const uint64_t vector_bytes = uint64_t(vector_elements) * elem_bytes;
+  const bool aligned = address % vector_bytes == 0 && outer_stride % int64_t(vector_elements) == 0 &&
+                       (inner <= 1 || inner_stride % int64_t(vector_elements) == 0);
+  if (!aligned) return s;
+  s.items = unsigned(size / vector_elements);
+  s.lanes = 1;
+  while (s.lanes < s.items) s.lanes *= 2;
+  s.fits = true;
+  return s;
+}
+
+template <class T, class Acc, class Out, class Op, class Form>
+struct short_rows_params {
+  using input = T;
+  using accumulator = Acc;
+  using output = Out;
+  using op_type = Op;
+  using form_type = Form;
+  rows_source<T, false> rows;
+  uint64_t count;  // rows
+  short_rows_shape shape;
+  unsigned long long* temp;
+  Out* out;
+  Acc init;
+  Op op;
+  Form form;
+};
+
+template <class Params>
+struct short_rows_block {
+  using T = typename Params::input;
+  using Acc = typename Params::accumulator;
+  using Op = typename Params::op_type;
+  using Form = typename Params::form_type;
+  using items_t = range_items<T>;
+  using item = typename items_t::item;
+  using fold_t = thread_fold<Acc, Op, Form>;
+
+  const Params& p;
+  unsigned lane_in_row;
+
+  // The items of row r: its vectors, no scalar head.
+  __device__ __forceinline__ items_t row_items(uint64_t r) const {
+    return {p.rows.in + p.rows.slot(r).base, 0, p.shape.items};
+  }
+
+  // Rows of slots [first, first + kShortRowsInFlight·threads): the thread's vector of each,
+  // every load out before any fold, then each row's lanes folded and the row written.
+  __device__ __forceinline__ void fold_round(uint64_t first) const {
+    const unsigned lanes = p.shape.lanes;
+    item v[kShortRowsInFlight];
+    bool reads[kShortRowsInFlight];
+#pragma unroll
+    for (unsigned k = 0; k < kShortRowsInFlight; ++k) {
+      const uint64_t row = (first + k * blockDim.x + threadIdx.x) / lanes;
+      reads[k] = row < p.count && lane_in_row < p.shape.items;
+      if (reads[k]) v[k] = row_items(row).load(lane_in_row);
+    }
+#pragma unroll
+    for (unsigned k = 0; k < kShortRowsInFlight; ++k) {
+      const uint64_t row = (first + k * blockDim.x + threadIdx.x) / lanes;
+      fold_t f{Acc{}, false, p.op, p.form};
+      if (reads[k]) f.add_item(row_items(row), v[k], lane_in_row);
+      const Acc total = reduce_in_group(f.acc, p.op, lanes, lane_in_row, p.shape.items);
+      if (lane_in_row == 0 && row < p.count) p.out[row] = p.form.finish(p.op, p.init, total, true);
+    }
+  }
+};
+
+template <class Params>
+__global__ void __launch_bounds__(kSegmentThreads) short_rows_kernel(const Params p) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) clear_stall_status(p.temp);  // nothing here waits
+  const short_rows_block<Params> b{p, threadIdx.x % p.shape.lanes};
+  const uint64_t slots = p.count * p.shape.lanes, round = uint64_t(kShortRowsInFlight) * blockDim.x;
+  for (uint64_t first = uint64_t(blockIdx.x) * round; first < slots; first += uint64_t(gridDim.x) * round) {
+    b.fold_round(first);
+  }
+}
+
+}  // namespace warpfold::detail
