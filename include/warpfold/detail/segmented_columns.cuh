@@ -208,10 +208,12 @@ struct columns_block {
     bool gave_up = false;
     if (mine) {
       bounded_wait wait{p.timeout_ns};
-      for (uint64_t base = stripe; base < count; base += uint64_t(stripes) * kPolls) {
-        const auto row_of = [&](unsigned k) { return base + uint64_t(k) * stripes; };
-        const auto slot_of = [&](unsigned k) { return unsigned((first + row_of(k)) * columns + my_column); };
-        const auto taken = [&](unsigned k) { return row_of(k) < count; };
+      // Slots fit 32 bits (column_partials_per_strip), and so do rows.
+      const unsigned rows = unsigned(count), first_slot = unsigned(first) * columns + my_column;
+      for (unsigned base = stripe; base < rows; base += stripes * kPolls) {
+        const auto row_of = [&](unsigned k) { return base + k * stripes; };
+        const auto slot_of = [&](unsigned k) { return first_slot + row_of(k) * columns; };
+        const auto taken = [&](unsigned k) { return row_of(k) < rows; };
         unsigned long long seen[kPolls][kPartialWords<Acc>];
 #pragma unroll
         for (unsigned k = 0; k < kPolls; ++k)
@@ -251,15 +253,20 @@ struct columns_block {
     }
     const uint64_t set = chunk / plan.chunks_per_set;
     if (!arrives_last(counters + 1 + set, plan.chunks_in_set(set))) return;
+    // Step 1 folds the set's chunks; step 2, where there are several sets, the sets.
+    uint64_t first = set * plan.chunks_per_set, count = plan.chunks_in_set(set);
     bool stalled = false;
-    plain_fold total = fold_rows_of_partials(parts, set * plan.chunks_per_set, plan.chunks_in_set(set), strip, stalled);
-    if (plan.chunk_sets > 1) {
+    plain_fold total{Acc{}, false, p.op};
+    for (bool sets_step = false;; sets_step = true) {
+      total = fold_rows_of_partials(parts, first, count, strip, stalled);
+      if (sets_step || plan.chunk_sets == 1) break;
       if (stalled && threadIdx.x == 0) record_stall(p.temp);
       store_row(parts, plan.chunks + set, strip, total);
       if (!arrives_last(counters, plan.chunk_sets)) return;
-      total = fold_rows_of_partials(parts, plan.chunks, plan.chunk_sets, strip, stalled);
-      stalled = stalled || stall_recorded(p.temp);
+      first = plan.chunks;
+      count = plan.chunk_sets;
     }
+    stalled = stalled || (plan.chunk_sets > 1 && stall_recorded(p.temp));
     if (threadIdx.x < columns && strip * columns + threadIdx.x < p.inner) {
       const uint64_t column = strip * columns + threadIdx.x;
       if (stalled) {
@@ -271,6 +278,7 @@ struct columns_block {
     }
   }
 
+  template <bool Chunked>
   __device__ void run_unit(uint64_t unit) {
     const uint64_t chunk = unit % plan.chunks, group_unit = unit / plan.chunks;
     const uint64_t o = group_unit / plan.groups, strip = (group_unit % plan.groups) * plan.strips_per_unit + strip_in_unit;
@@ -290,7 +298,7 @@ struct columns_block {
     fold_lanes(f);
     plain_fold col[kVec];
     fold_warps(f, col);
-    if (plan.chunks > 1) {
+    if constexpr (Chunked) {
       combine_chunks(o, strip, chunk, col);
       return;
     }
@@ -302,13 +310,15 @@ struct columns_block {
   }
 };
 
-template <class Params>
+// Chunked: the plan cuts the axis (plan.chunks > 1). A kernel of its own, because the chunks'
+// combine needs registers that would cost the plain kernel a resident block per SM.
+template <class Params, bool Chunked>
 __global__ void __launch_bounds__(kSegmentThreads) columns_kernel(const Params p) {
   using block_t = columns_block<Params>;
   __shared__ typename block_t::shared_state sh;
   block_t b{p, sh};
   if (blockIdx.x == 0 && threadIdx.x == 0) clear_stall_status(p.temp);
-  for (uint64_t unit = blockIdx.x; unit < p.plan.units; unit += gridDim.x) b.run_unit(unit);
+  for (uint64_t unit = blockIdx.x; unit < p.plan.units; unit += gridDim.x) b.template run_unit<Chunked>(unit);
 }
 
 }  // namespace warpfold::detail

@@ -153,10 +153,11 @@ template <class T, class Acc, class Out, class Op, class Form>
 cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s, Acc init,
                         Op op, Form form, cudaStream_t stream) {
   using params_t = columns_params<T, Acc, Out, Op, Form>;
-  constexpr auto kernel = &columns_kernel<params_t>;
+  constexpr auto plain_kernel = &columns_kernel<params_t, false>;
+  constexpr auto chunked_kernel = &columns_kernel<params_t, true>;
   current_device current;
   kernel_capacity capacity;
-  if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
+  if (cudaError_t rc = device_capacity<plain_kernel>(current, capacity); rc != cudaSuccess) return rc;
   const column_plan plan = plan_columns(s.outer, s.axis, s.inner, capacity.blocks, column_vector_of<T>(d_in, s));
   const columns_layout layout = layout_columns(plan, s.outer, kPartialWords<Acc>);
   // The size answers either vector width, so that a query with another pointer's alignment holds.
@@ -174,8 +175,18 @@ cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_
   params_t p{d_in,   s.outer, s.axis, s.inner, s.outer_stride, s.axis_stride, plan, layout,
              static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
   void* args[] = {&p};
-  const unsigned grid = unsigned(plan.units < capacity.blocks ? plan.units : capacity.blocks);
-  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+  if (plan.chunks == 1) {
+    const unsigned grid = unsigned(plan.units < capacity.blocks ? plan.units : capacity.blocks);
+    return launch_kernel<plain_kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0,
+                                       current.context_id);
+  }
+  // The chunked kernel holds fewer blocks per SM: it runs on its own capacity, the plan's units
+  // (counted for the plain kernel's grid) spread over it.
+  kernel_capacity chunked;
+  if (cudaError_t rc = segmented_capacity<chunked_kernel>(current.device, chunked); rc != cudaSuccess) return rc;
+  const unsigned grid = unsigned(plan.units < chunked.blocks ? plan.units : chunked.blocks);
+  return launch_kernel<chunked_kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0,
+                                       current.context_id);
 }
 
 // segmented_reduce and its argmin/argmax over offsets; has_length: the overload that takes the
