@@ -229,6 +229,14 @@ TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
   EXPECT_GT(narrow.chunks, 2000u);
   EXPECT_EQ(narrow.chunks_per_set, 46u);
   EXPECT_EQ(narrow.chunk_sets, 46u);
+  // A plan that cuts the axis is made for the chunked kernel's grid; one that does not, for the
+  // plain kernel's.
+  const column_plan chunked = plan_columns_for(1, uint64_t(1) << 20, 64, 4, 396, 264);
+  EXPECT_EQ(chunked.units, plan_columns(1, uint64_t(1) << 20, 64, 264, 4).units);
+  EXPECT_EQ(chunked.units, 264ull * kColumnUnitsPerBlock);
+  const column_plan plain = plan_columns_for(64, 64, uint64_t(1) << 20, 4, 396, 264);
+  EXPECT_EQ(plain.chunks, 1u);
+  EXPECT_EQ(plain.units, plan_columns(64, 64, uint64_t(1) << 20, 396, 4).units);
   // A short axis under wide rows: one warp per strip, eight strips per unit.
   const column_plan wide = plan_columns(1, 4, uint64_t(1) << 24, 660, 4);
   EXPECT_EQ(wide.warps_per_strip, 1u);

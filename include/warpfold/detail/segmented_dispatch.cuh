@@ -156,12 +156,14 @@ cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_
   constexpr auto plain_kernel = &columns_kernel<params_t, false>;
   constexpr auto chunked_kernel = &columns_kernel<params_t, true>;
   current_device current;
-  kernel_capacity capacity;
-  if (cudaError_t rc = device_capacity<plain_kernel>(current, capacity); rc != cudaSuccess) return rc;
-  const column_plan plan = plan_columns(s.outer, s.axis, s.inner, capacity.blocks, column_vector_of<T>(d_in, s));
+  kernel_capacity plain, chunked;
+  if (cudaError_t rc = device_capacity<plain_kernel>(current, plain); rc != cudaSuccess) return rc;
+  if (cudaError_t rc = segmented_capacity<chunked_kernel>(current.device, chunked); rc != cudaSuccess) return rc;
+  const column_plan plan =
+      plan_columns_for(s.outer, s.axis, s.inner, column_vector_of<T>(d_in, s), plain.blocks, chunked.blocks);
   const columns_layout layout = layout_columns(plan, s.outer, kPartialWords<Acc>);
   // The size answers either vector width, so that a query with another pointer's alignment holds.
-  const column_plan scalar_plan = plan_columns(s.outer, s.axis, s.inner, capacity.blocks, 1);
+  const column_plan scalar_plan = plan_columns_for(s.outer, s.axis, s.inner, 1, plain.blocks, chunked.blocks);
   const uint64_t scalar_words = layout_columns(scalar_plan, s.outer, kPartialWords<Acc>).words;
   bool run = false;
   if (cudaError_t rc = answer_size(d_temp, temp_bytes, layout.words > scalar_words ? layout.words : scalar_words, run);
@@ -176,14 +178,10 @@ cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_
              static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
   void* args[] = {&p};
   if (plan.chunks == 1) {
-    const unsigned grid = unsigned(plan.units < capacity.blocks ? plan.units : capacity.blocks);
+    const unsigned grid = unsigned(plan.units < plain.blocks ? plan.units : plain.blocks);
     return launch_kernel<plain_kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0,
                                        current.context_id);
   }
-  // The chunked kernel holds fewer blocks per SM: it runs on its own capacity, the plan's units
-  // (counted for the plain kernel's grid) spread over it.
-  kernel_capacity chunked;
-  if (cudaError_t rc = segmented_capacity<chunked_kernel>(current.device, chunked); rc != cudaSuccess) return rc;
   const unsigned grid = unsigned(plan.units < chunked.blocks ? plan.units : chunked.blocks);
   return launch_kernel<chunked_kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0,
                                        current.context_id);

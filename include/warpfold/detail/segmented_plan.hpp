@@ -281,6 +281,15 @@ inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, u
   return p;
 }
 
+// The plan on a device where the columns kernel holds plain_blocks at once and its chunked form
+// (segmented_columns.cuh: more registers) chunked_blocks: a plan that cuts the axis is made for
+// the chunked kernel's grid, so that each of its blocks gets kColumnUnitsPerBlock units, not more.
+inline column_plan plan_columns_for(uint64_t outer, uint64_t axis, uint64_t inner, unsigned vec, unsigned plain_blocks,
+                                    unsigned chunked_blocks) {
+  const column_plan plain = plan_columns(outer, axis, inner, plain_blocks, vec);
+  return plain.chunks > 1 ? plan_columns(outer, axis, inner, chunked_blocks, vec) : plain;
+}
+
 // Temp storage of the columns kernel, in 8-byte words: the header, then (where the axis is cut,
 // and so every unit is one strip) per strip the tagged arrival counters (the sets', then one per
 // set) and the tagged partials, one per column and chunk, then one per column and set.
