@@ -75,7 +75,8 @@ struct segments_block {
     int64_t base[kMaxTileSegments];  // the tile's slots
     uint64_t len[kMaxTileSegments];
     unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order
-    uint16_t listed[kSegmentWarps][kMaxTileSegments / kSegmentWarps];  // each warp's slots of one class
+    uint8_t code[kMaxTileSegments];  // the slots' class_code
+    uint16_t listed[kSegmentWarps][kLaneClasses][kMaxTileSegments / kSegmentWarps];  // each warp's slots per lane class
     unsigned own_count;
     unsigned long long claim[2];     // thread 0's claim: entry (kNoEntry: none), piece
     bool last;                       // thread 0: this block delivered a segment's last piece
@@ -135,13 +136,31 @@ struct segments_block {
   __device__ void load_tile(uint64_t first, unsigned count) {
     __syncthreads();  // the previous tile is done with the slots and has read own_count
     if (threadIdx.x == 0) sh.own_count = 0;
+    // Every slot's offsets are read before any is stored: one round trip, not one per slot (the
+    // loads are unconditional, at the tile's last slot where a thread has none, so they go out
+    // together).
+    constexpr unsigned kPerThread = kMaxTileSegments / kSegmentThreads;
+    typename Source::raw_slot raw[kPerThread];
+#pragma unroll
+    for (unsigned k = 0; k < kPerThread; ++k) {
+      const unsigned j = threadIdx.x + k * kSegmentThreads;
+      raw[k] = p.source.read(first + (j < count ? j : count - 1));
+    }
+#pragma unroll
+    for (unsigned k = 0; k < kPerThread; ++k) {
+      const unsigned j = threadIdx.x + k * kSegmentThreads;
+      if (j < count) {
+        const segment_slot slot = p.source.slot_of(raw[k]);
+        sh.base[j] = slot.base;
+        sh.len[j] = slot.len;
+      }
+    }
     __syncthreads();
     for (unsigned j = threadIdx.x; j < count; j += kSegmentThreads) {
       const uint64_t s = first + j;
-      const segment_slot slot = p.source.slot(s);
-      sh.base[j] = slot.base;
-      sh.len[j] = slot.len;
+      const segment_slot slot{sh.base[j], sh.len[j]};
       const segment_class c = classify_segment(slot.len, sizeof(T));
+      sh.code[j] = class_code(slot.len, sizeof(T));
       if (c == segment_class::empty) {
         write(s, Acc{}, false);
       } else if (c == segment_class::block) {
@@ -163,20 +182,24 @@ struct segments_block {
     }
   }
 
-  // Lists the calling warp's slots [lo, hi) of lane class `lanes` in sh.listed[warp]; returns how
-  // many. Every lane of the warp calls it.
-  __device__ unsigned list_lane_class(unsigned lo, unsigned hi, unsigned lanes, unsigned warp_id, unsigned lane) {
-    unsigned n = 0;
+  // Lists the calling warp's slots [lo, hi) of each lane class c in sh.listed[warp][c], in slot
+  // order, in one pass over their codes; counts[c] is how many. Every lane of the warp calls it.
+  __device__ void list_lane_classes(unsigned lo, unsigned hi, unsigned warp_id, unsigned lane,
+                                    unsigned (&counts)[kLaneClasses]) {
+#pragma unroll
+    for (unsigned c = 0; c < kLaneClasses; ++c) counts[c] = 0;
+    const unsigned below = (1u << lane) - 1;
     for (unsigned c0 = lo; c0 < hi; c0 += 32) {
       const unsigned j = c0 + lane;
-      const uint64_t len = j < hi ? sh.len[j] : 0;
-      const bool in_class = classify_segment(len, sizeof(T)) == segment_class::lanes && lanes_for_length(len) == lanes;
-      const unsigned mask = __ballot_sync(warp::kFullMask, in_class);
-      if (in_class) sh.listed[warp_id][n + __popc(mask & ((1u << lane) - 1))] = uint16_t(j);
-      n += __popc(mask);
+      const unsigned code = j < hi ? sh.code[j] : 0;
+#pragma unroll
+      for (unsigned c = 0; c < kLaneClasses; ++c) {
+        const unsigned mask = __ballot_sync(warp::kFullMask, code == c + 1);
+        if (code == c + 1) sh.listed[warp_id][c][counts[c] + __popc(mask & below)] = uint16_t(j);
+        counts[c] += __popc(mask);
+      }
     }
     __syncwarp();
-    return n;
   }
 
   // The `total` listed slots of lane class `lanes`. Each group of `lanes` lanes takes
@@ -232,15 +255,19 @@ struct segments_block {
     const unsigned warp_id = threadIdx.x / 32, lane = threadIdx.x % 32;
     const unsigned share = (count + kSegmentWarps - 1) / kSegmentWarps;
     const unsigned lo = min(count, warp_id * share), hi = min(count, lo + share);
-    for (unsigned l = 1; l <= kMaxLaneGroup; l *= 2) {
-      const unsigned listed = list_lane_class(lo, hi, l, warp_id, lane);
-      if (listed != 0) fold_lane_class(first, sh.listed[warp_id], listed, l, lane);
-      __syncwarp();  // the list is read before the next class overwrites it
+    unsigned counts[kLaneClasses];
+    list_lane_classes(lo, hi, warp_id, lane, counts);
+#pragma unroll 1
+    for (unsigned c = 0; c < kLaneClasses; ++c) {
+      unsigned listed = 0;  // counts[c] by selects: a dynamic index would put counts in local memory
+#pragma unroll
+      for (unsigned k = 0; k < kLaneClasses; ++k) listed = k == c ? counts[k] : listed;
+      if (listed != 0) fold_lane_class(first, sh.listed[warp_id][c], listed, 1u << c, lane);
     }
     for (unsigned c0 = lo; c0 < hi; c0 += 32) {
       const unsigned j = c0 + lane;
-      const segment_class c = classify_segment(j < hi ? sh.len[j] : 0, sizeof(T));
-      for (unsigned mask = __ballot_sync(warp::kFullMask, c == segment_class::warp); mask != 0; mask &= mask - 1) {
+      const bool warp_class = j < hi && sh.code[j] == kWarpClassCode;
+      for (unsigned mask = __ballot_sync(warp::kFullMask, warp_class); mask != 0; mask &= mask - 1) {
         fold_in_warp(first, c0 + unsigned(__ffs(int(mask)) - 1), lane);
       }
     }

@@ -112,6 +112,12 @@ WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
   return lanes <= kMaxLaneGroup ? lanes : 0;
 }
 
+// A segment's class as one byte, for the lists a warp builds of its share of a tile: 0 for
+// empty and block-class segments, 1 + log2(lanes) for a lane class, kWarpClassCode for the warp class.
+inline constexpr unsigned kLaneClasses = 5;  // 1, 2, 4, 8 and 16 lanes
+inline constexpr uint8_t kWarpClassCode = kLaneClasses + 1;
+static_assert(kMaxLaneGroup == 1u << (kLaneClasses - 1), "one lane class per power of two up to kMaxLaneGroup");
+
 // The longest segment a warp reduces, in elements of elem_bytes (never below the lane classes').
 WARPFOLD_HOST_DEVICE constexpr uint64_t warp_max_items(unsigned elem_bytes) {
   const uint64_t by_bytes = kWarpMaxBytes / elem_bytes;
@@ -124,6 +130,15 @@ WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsi
   if (lanes_for_length(len) != 0) return segment_class::lanes;
   if (len <= warp_max_items(elem_bytes)) return segment_class::warp;
   return segment_class::block;
+}
+
+WARPFOLD_HOST_DEVICE constexpr uint8_t class_code(uint64_t len, unsigned elem_bytes) {
+  const segment_class c = classify_segment(len, elem_bytes);
+  if (c == segment_class::warp) return kWarpClassCode;
+  if (c != segment_class::lanes) return 0;
+  uint8_t code = 1;
+  for (unsigned lanes = lanes_for_length(len); lanes > 1; lanes /= 2) ++code;
+  return code;
 }
 
 // The pieces of a block-class segment whose body has `items` items, read in tiles of tile_items:

@@ -1,7 +1,8 @@
 #pragma once
 // Where the segments kernel finds segment s: a pair of offsets (segmented_reduce), or a row of a
 // strided tensor (the fixed-size segmented_reduce and reduce_axis). A source gives the slot
-// (element offset and length) of a segment, and the segment as a range.
+// (element offset and length) of a segment, and the segment as a range; read and slot_of split
+// slot into its memory reads and the rest.
 
 #include <warpfold/detail/segmented_fold.cuh>
 
@@ -32,8 +33,15 @@ struct offsets_source {
   uint64_t n;
   bool clamps;
 
-  __device__ __forceinline__ segment_slot slot(uint64_t s) const {
-    const Offset b = begin[s], e = end[s];
+  // What slot() reads from memory, apart from what it computes, so that a caller can have
+  // several slots' reads in flight at once.
+  struct raw_slot {
+    Offset b, e;
+  };
+  __device__ __forceinline__ raw_slot read(uint64_t s) const { return {begin[s], end[s]}; }
+  __device__ __forceinline__ segment_slot slot(uint64_t s) const { return slot_of(read(s)); }
+  __device__ __forceinline__ segment_slot slot_of(const raw_slot& r) const {
+    const Offset b = r.b, e = r.e;
     if (clamps) {
       const uint64_t cb = clamped_offset(b, n), ce = clamped_offset(e, n);
       return {int64_t(cb), ce > cb ? ce - cb : 0};
@@ -54,6 +62,9 @@ struct rows_source {
   uint64_t axis, inner;
   int64_t outer_stride, inner_stride, axis_stride;
 
+  using raw_slot = uint64_t;  // a row's position is computed: nothing to read
+  __device__ __forceinline__ raw_slot read(uint64_t s) const { return s; }
+  __device__ __forceinline__ segment_slot slot_of(raw_slot s) const { return slot(s); }
   __device__ __forceinline__ segment_slot slot(uint64_t s) const {
     const uint64_t o = inner == 1 ? s : s / inner;
     const uint64_t i = inner == 1 ? 0 : s - o * inner;
