@@ -121,6 +121,9 @@ struct segments_block {
     const uint32_t e = tagged_add(word(kEntriesWord), tag, 1);
     if (e >= p.layout.max_entries) return false;
     unsigned long long* w = entry(e);
+    // The spent-entries hint carries the tag before any entry is published (none can be spent
+    // before entry 0 is): raising it is then one atomic max.
+    if (e == 0) device_word(*word(kSpentEntriesWord)).store(tagged_zero(tag), cuda::memory_order_relaxed);
     device_word(w[3]).store(s, cuda::memory_order_relaxed);
     device_word(w[4]).store(base, cuda::memory_order_relaxed);
     device_word(w[5]).store(pieces, cuda::memory_order_relaxed);
@@ -320,9 +323,10 @@ struct segments_block {
   }
 
   // Thread 0's place among the published entries: the entry it draws pieces of, that entry's
-  // piece count once seen published (0: not yet read), and a draw already made from its cursor.
+  // piece count once seen published (0: not yet read), a draw already made from its cursor, the
+  // entries known published, and how far from entry 0 every entry is known spent (no piece left).
   struct claim_state {
-    uint32_t next = 0, pieces = 0, ahead = 0;
+    uint32_t next = 0, pieces = 0, ahead = 0, entries = 0, spent = 0;
     bool has_ahead = false;
     __device__ __forceinline__ void advance() {
       ++next;
@@ -333,13 +337,26 @@ struct segments_block {
 
   __device__ __forceinline__ uint32_t draw(uint32_t e) const { return tagged_add_installed(entry(e) + 1, 1, cuda::memory_order_relaxed); }
 
-  // Thread 0: the next piece of a published long segment, from entry c.next on; false if none.
+  // Thread 0, finding entry c.next spent: where every entry below it is known spent too, the
+  // shared hint moves past it, so that other blocks skip it without a round trip of their own.
+  __device__ __forceinline__ void note_spent(claim_state& c) const {
+    if (c.spent != c.next) return;
+    c.spent = c.next + 1;
+    atomicMax(word(kSpentEntriesWord), tagged_zero(tag) | c.spent);
+  }
+
+  // Thread 0: the next piece of a published long segment, from entry c.next on (or the first
+  // entry not known spent); false if none.
   __device__ bool claim_piece(claim_state& c, uint32_t& e, uint32_t& piece) const {
     for (;; c.advance()) {
       if (c.pieces == 0) {
-        const uint32_t published_entries = tagged_count(word(kEntriesWord), tag);
-        const uint32_t entries = uint32_t(published_entries < p.layout.max_entries ? published_entries : p.layout.max_entries);
-        if (c.next >= entries) return false;
+        const uint32_t spent = tagged_count(word(kSpentEntriesWord), tag);
+        if (spent > c.next) c.next = c.spent = spent;
+        if (c.next >= c.entries) {
+          const uint32_t published_entries = tagged_count(word(kEntriesWord), tag);
+          c.entries = uint32_t(published_entries < p.layout.max_entries ? published_entries : p.layout.max_entries);
+          if (c.next >= c.entries) return false;
+        }
         unsigned long long* w = entry(c.next);
         // Not yet published: its owner, still running, takes its pieces once it has.
         if (device_word(w[0]).load(cuda::memory_order_acquire) != published()) continue;
@@ -352,6 +369,7 @@ struct segments_block {
         piece = drawn;
         return true;
       }
+      note_spent(c);
     }
   }
 
@@ -362,6 +380,7 @@ struct segments_block {
       c.ahead = draw(c.next);
       c.has_ahead = true;
     } else {
+      note_spent(c);  // its last piece is drawn
       c.advance();
     }
   }

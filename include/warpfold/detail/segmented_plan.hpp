@@ -183,9 +183,10 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t t
 
 // Temp storage of the segments kernel, in 8-byte words: the header (epoch, status: combine.cuh's,
 // so that last_combine_status reads it), three tagged counters (tiles classified, entries, pool
-// pieces used), the long-segment entries, then the pool of tagged piece partials.
+// pieces used), a tagged hint (every entry below it has no piece left), the long-segment entries,
+// then the pool of tagged piece partials.
 inline constexpr unsigned kSegmentCounterWords = 8;  // header and counters, padded
-inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4;
+inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4, kSpentEntriesWord = 5;
 inline constexpr unsigned kEntryWords = 8;           // flag, cursor, arrivals, segment, pool base, pieces
 struct segments_layout {
   uint64_t max_entries = 0;
