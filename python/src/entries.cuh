@@ -1,7 +1,8 @@
 #pragma once
-// Builds the module's entries (entries.hpp) from the library's public API: warpfold::reduce for
-// the folds, warpfold::argmin / argmax for the index searches. Included by each entries_*.cu,
-// which lists the signatures of its dtype family.
+// Builds the module's full-reduce entries (entries.hpp) from the library's public API:
+// warpfold::reduce for the folds, warpfold::argmin / argmax for the index searches. Included by
+// each entries_*.cu, which lists the signatures of its dtype family (entries_axis.cuh builds on it
+// for reduces along an axis and per segment).
 
 #include "entries.hpp"
 
@@ -99,36 +100,73 @@ cudaError_t fold_run(void* temp, size_t temp_bytes, const void* in, void* out, u
                           fold_init<Op, Acc>(), stream);
 }
 
-// --- folds whose result is narrowed (a float accumulator returned as float16 or bfloat16) --------
-// The reduce writes its Acc into a slot at the end of the temp storage, and one thread converts it
-// into *out: warpfold::reduce writes its accumulator type only.
+// --- results staged in temp storage and converted ----------------------------------------------
+// warpfold writes its accumulator type (or key_value for argmin/argmax) only. Where the result
+// has another type (a float accumulator returned as float16 or bfloat16, an argmin's position as
+// int64), the fold writes into the end of the temp storage and convert_results turns each staged
+// value into the result: the fold's own temp storage, 16-byte aligned, then the staged values.
 
 constexpr size_t kSlotBytes = 16;
 constexpr size_t align_slot(size_t bytes) { return (bytes + kSlotBytes - 1) / kSlotBytes * kSlotBytes; }
+inline size_t staged_bytes(uint64_t count, size_t size) { return align_slot(size_t(count) * size); }
 
-template <class Acc, class Out>
-__global__ void narrow_result(const Acc* slot, Out* out) {
-  *out = Out(*slot);
+template <class Out, class Acc>
+__device__ Out converted(const Acc& value) {
+  return Out(value);
 }
+template <class Out, class T>
+__device__ Out converted(const warpfold::key_value<T>& value) {
+  return Out(value.index);
+}
+
+template <class Stage, class Out>
+__global__ void convert_results(const Stage* staged, Out* out, uint64_t count) {
+  const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
+    out[i] = converted<Out>(staged[i]);
+  }
+}
+
+// The temp storage of a fold needing fold_bytes, with `count` staged values of Stage after it.
+template <class Stage>
+size_t with_stage(size_t fold_bytes, uint64_t count) {
+  return align_slot(fold_bytes) + staged_bytes(count, sizeof(Stage));
+}
+
+// Runs fold(fold_temp_bytes, staged) into the staged values at the end of `temp`, then converts
+// them into out[0, count).
+template <class Stage, class Out, class Fold>
+cudaError_t run_staged(void* temp, size_t temp_bytes, void* out, uint64_t count, cudaStream_t stream, Fold fold) {
+  const size_t stage = staged_bytes(count, sizeof(Stage));
+  if (temp_bytes < stage) return cudaErrorInvalidValue;
+  const size_t fold_bytes = (temp_bytes - stage) / kSlotBytes * kSlotBytes;
+  Stage* staged = reinterpret_cast<Stage*>(static_cast<unsigned char*>(temp) + fold_bytes);
+  if (cudaError_t rc = fold(fold_bytes, staged); rc != cudaSuccess || count == 0) return rc;
+  constexpr unsigned kConvertThreads = 256, kMaxBlocks = 4096;
+  const uint64_t wanted = (count + kConvertThreads - 1) / kConvertThreads;
+  const unsigned blocks = unsigned(wanted < kMaxBlocks ? wanted : kMaxBlocks);
+  Out* typed_out = static_cast<Out*>(out);
+  const Stage* staged_in = staged;
+  void* args[] = {&staged_in, &typed_out, &count};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(&convert_results<Stage, Out>), dim3(blocks),
+                          dim3(kConvertThreads), args, 0, stream);
+}
+
+// --- folds whose result is narrowed (a float accumulator returned as float16 or bfloat16) --------
 
 template <class Op, class T, class Acc, class Out>
 cudaError_t narrowed_temp_bytes(size_t& bytes) {
-  static_assert(sizeof(Acc) <= kSlotBytes);
   size_t fold_bytes = 0;
   const cudaError_t rc = fold_temp_bytes<Op, T, Acc>(fold_bytes);
-  bytes = align_slot(fold_bytes) + kSlotBytes;
+  bytes = with_stage<Acc>(fold_bytes, 1);
   return rc;
 }
 
 template <class Op, class T, class Acc, class Out>
 cudaError_t narrowed_run(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n, cudaStream_t stream) {
-  if (temp_bytes < kSlotBytes) return cudaErrorInvalidValue;
-  const size_t fold_bytes = temp_bytes - kSlotBytes;
-  Acc* slot = reinterpret_cast<Acc*>(static_cast<unsigned char*>(temp) + fold_bytes);
-  if (cudaError_t rc = fold_run<Op, T, Acc>(temp, fold_bytes, in, slot, n, stream); rc != cudaSuccess) return rc;
-  Out* typed_out = static_cast<Out*>(out);
-  void* args[] = {&slot, &typed_out};
-  return cudaLaunchKernel(reinterpret_cast<const void*>(&narrow_result<Acc, Out>), dim3(1), dim3(1), args, 0, stream);
+  return run_staged<Acc, Out>(temp, temp_bytes, out, 1, stream, [&](size_t fold_bytes, Acc* slot) {
+    return fold_run<Op, T, Acc>(temp, fold_bytes, in, slot, n, stream);
+  });
 }
 
 // --- argmin / argmax ----------------------------------------------------------------------------
@@ -159,45 +197,48 @@ cudaError_t search_run(void* temp, size_t temp_bytes, const void* in, void* out,
 
 // Fold of T into each accumulator in Accs, the result of the accumulator's own type.
 template <class Op, class T, class... Accs>
-void add_folds(std::vector<entry>& table) {
-  (table.push_back({entry_key<T, Accs, Accs>(fold_name<Op>()), &fold_temp_bytes<Op, T, Accs>, &fold_run<Op, T, Accs>}),
+void add_folds(entry_table& table) {
+  (table.full.push_back(
+       {entry_key<T, Accs, Accs>(fold_name<Op>()), &fold_temp_bytes<Op, T, Accs>, &fold_run<Op, T, Accs>}),
    ...);
 }
 
 // Sums and products of T into each accumulator in Accs.
 template <class T, class... Accs>
-void add_sums_and_products(std::vector<entry>& table) {
+void add_sums_and_products(entry_table& table) {
   add_folds<warpfold::plus, T, Accs...>(table);
   add_folds<warpfold::multiplies, T, Accs...>(table);
 }
 
 // Fold of T in float, the result converted to each type in Outs.
 template <class Op, class T, class... Outs>
-void add_narrowed_folds(std::vector<entry>& table) {
-  (table.push_back({entry_key<T, float, Outs>(fold_name<Op>()), &narrowed_temp_bytes<Op, T, float, Outs>,
-                    &narrowed_run<Op, T, float, Outs>}),
+void add_narrowed_folds(entry_table& table) {
+  (table.full.push_back({entry_key<T, float, Outs>(fold_name<Op>()), &narrowed_temp_bytes<Op, T, float, Outs>,
+                         &narrowed_run<Op, T, float, Outs>}),
    ...);
 }
 
 // Sums and products of T in float, the result converted to each type in Outs.
 template <class T, class... Outs>
-void add_narrowed_sums_and_products(std::vector<entry>& table) {
+void add_narrowed_sums_and_products(entry_table& table) {
   add_narrowed_folds<warpfold::plus, T, Outs...>(table);
   add_narrowed_folds<warpfold::multiplies, T, Outs...>(table);
 }
 
 // min, max, argmin and argmax of each type in Ts (min and max fold in the type itself).
 template <class... Ts>
-void add_searches(std::vector<entry>& table) {
+void add_searches(entry_table& table) {
   (add_folds<warpfold::minimum, Ts, Ts>(table), ...);
   (add_folds<warpfold::maximum, Ts, Ts>(table), ...);
-  (table.push_back({entry_key<Ts, Ts, int64_t>("argmin"), &search_temp_bytes<false, Ts>, &search_run<false, Ts>}), ...);
-  (table.push_back({entry_key<Ts, Ts, int64_t>("argmax"), &search_temp_bytes<true, Ts>, &search_run<true, Ts>}), ...);
+  (table.full.push_back({entry_key<Ts, Ts, int64_t>("argmin"), &search_temp_bytes<false, Ts>, &search_run<false, Ts>}),
+   ...);
+  (table.full.push_back({entry_key<Ts, Ts, int64_t>("argmax"), &search_temp_bytes<true, Ts>, &search_run<true, Ts>}),
+   ...);
 }
 
 // and, or, xor of each unsigned type in Us (signed inputs share them: the bits are the same).
 template <class... Us>
-void add_bitwise(std::vector<entry>& table) {
+void add_bitwise(entry_table& table) {
   static_assert((std::is_unsigned_v<Us> && ...), "bitwise folds are listed once, for the unsigned type");
   (add_folds<warpfold::bit_and, Us, Us>(table), ...);
   (add_folds<warpfold::bit_or, Us, Us>(table), ...);

@@ -4,7 +4,7 @@
 
 namespace warpfold::python {
 
-void add_float_entries(std::vector<entry>& table) {
+void add_float_entries(entry_table& table) {
   add_sums_and_products<float, float, double>(table);
   add_narrowed_sums_and_products<float, __half, __nv_bfloat16>(table);
   add_sums_and_products<double, double>(table);

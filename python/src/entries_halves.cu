@@ -4,7 +4,7 @@
 
 namespace warpfold::python {
 
-void add_half_entries(std::vector<entry>& table) {
+void add_half_entries(entry_table& table) {
   add_sums_and_products<__half, float, double>(table);
   add_sums_and_products<__nv_bfloat16, float, double>(table);
   add_narrowed_sums_and_products<__half, __half, __nv_bfloat16>(table);

@@ -4,7 +4,7 @@
 
 namespace warpfold::python {
 
-void add_int32_entries(std::vector<entry>& table) {
+void add_int32_entries(entry_table& table) {
   add_sums_and_products<int32_t, uint32_t, uint64_t, double>(table);
   add_sums_and_products<uint32_t, uint32_t, uint64_t, double>(table);
   add_searches<int32_t, uint32_t>(table);

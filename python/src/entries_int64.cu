@@ -3,7 +3,7 @@
 
 namespace warpfold::python {
 
-void add_int64_entries(std::vector<entry>& table) {
+void add_int64_entries(entry_table& table) {
   add_sums_and_products<int64_t, uint64_t, double>(table);
   add_sums_and_products<uint64_t, uint64_t, double>(table);
   add_searches<int64_t, uint64_t>(table);

@@ -4,7 +4,7 @@
 
 namespace warpfold::python {
 
-void add_small_int_entries(std::vector<entry>& table) {
+void add_small_int_entries(entry_table& table) {
   add_sums_and_products<uint8_t, uint32_t, uint64_t, double>(table);
   add_sums_and_products<int8_t, uint32_t, uint64_t, double>(table);
   add_sums_and_products<uint16_t, uint32_t, uint64_t, double>(table);

@@ -23,16 +23,8 @@ namespace nb = nanobind;
 namespace warpfold::python {
 namespace {
 
-const std::vector<entry>& table() {
-  static const std::vector<entry> entries = [] {
-    std::vector<entry> t;
-    add_small_int_entries(t);
-    add_int32_entries(t);
-    add_int64_entries(t);
-    add_float_entries(t);
-    add_half_entries(t);
-    return t;
-  }();
+const entry_table& table() {
+  static const entry_table entries = all_entries();
   return entries;
 }
 
@@ -67,30 +59,80 @@ class device_scope {
   int previous_ = 0;
 };
 
-const entry& entry_at(size_t index) {
-  if (index >= table().size()) throw std::out_of_range("no reduce entry " + std::to_string(index));
-  return table()[index];
+template <class Entry>
+const Entry& entry_at(const std::vector<Entry>& entries, size_t index) {
+  if (index >= entries.size()) throw std::out_of_range("no reduce entry " + std::to_string(index));
+  return entries[index];
 }
 
-std::vector<std::string> entry_keys() {
+template <class Entry>
+std::vector<std::string> keys_of(const std::vector<Entry>& entries) {
   std::vector<std::string> keys;
-  for (const entry& e : table()) keys.push_back(e.key);
+  for (const Entry& e : entries) keys.push_back(e.key);
   return keys;
 }
+
+// The compiled reduces of one kind: "full", "axis" or "segmented".
+std::vector<std::string> entry_keys(const std::string& kind) {
+  if (kind == "full") return keys_of(table().full);
+  if (kind == "axis") return keys_of(table().axis);
+  if (kind == "segmented") return keys_of(table().segmented);
+  throw std::invalid_argument("no reduce entries of kind '" + kind + "': full, axis or segmented");
+}
+
+void* as_pointer(uintptr_t address) { return reinterpret_cast<void*>(address); }
+cudaStream_t as_stream(uintptr_t handle) { return reinterpret_cast<cudaStream_t>(handle); }
 
 size_t temp_bytes(size_t index, int device) {
   device_scope scope(device);
   size_t bytes = 0;
-  check(entry_at(index).temp_bytes(bytes), "warpfold temp storage query");
+  check(entry_at(table().full, index).temp_bytes(bytes), "warpfold temp storage query");
   return bytes;
 }
 
 void run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
          uintptr_t stream) {
   device_scope scope(device);
-  check(entry_at(index).run(reinterpret_cast<void*>(temp), bytes, reinterpret_cast<const void*>(in),
-                            reinterpret_cast<void*>(out), n, reinterpret_cast<cudaStream_t>(stream)),
+  check(entry_at(table().full, index)
+            .run(as_pointer(temp), bytes, as_pointer(in), as_pointer(out), n, as_stream(stream)),
         "warpfold reduce");
+}
+
+// An axis shape from Python: (outer, axis, inner, outer_stride, axis_stride, inner_stride).
+using shape_t = std::tuple<uint64_t, uint64_t, uint64_t, int64_t, int64_t, int64_t>;
+axis_shape to_axis_shape(const shape_t& s) {
+  return {std::get<0>(s), std::get<1>(s), std::get<2>(s), std::get<3>(s), std::get<4>(s), std::get<5>(s)};
+}
+
+size_t axis_temp_bytes(size_t index, int device, const shape_t& shape) {
+  device_scope scope(device);
+  size_t bytes = 0;
+  check(entry_at(table().axis, index).temp_bytes(bytes, to_axis_shape(shape)), "warpfold axis temp storage query");
+  return bytes;
+}
+
+void axis_run(size_t index, int device, uintptr_t in, const shape_t& shape, uintptr_t out, uintptr_t temp, size_t bytes,
+              uintptr_t stream) {
+  device_scope scope(device);
+  check(entry_at(table().axis, index)
+            .run(as_pointer(temp), bytes, as_pointer(in), as_pointer(out), to_axis_shape(shape), as_stream(stream)),
+        "warpfold reduce along an axis");
+}
+
+size_t segmented_temp_bytes(size_t index, int device, uint64_t n, uint64_t segments) {
+  device_scope scope(device);
+  size_t bytes = 0;
+  check(entry_at(table().segmented, index).temp_bytes(bytes, n, segments), "warpfold segmented temp storage query");
+  return bytes;
+}
+
+void segmented_run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uint64_t segments,
+                   uintptr_t offsets, uintptr_t temp, size_t bytes, uintptr_t stream) {
+  device_scope scope(device);
+  check(entry_at(table().segmented, index)
+            .run(as_pointer(temp), bytes, as_pointer(in), n, as_pointer(out), segments, as_pointer(offsets),
+                 as_stream(stream)),
+        "warpfold segmented reduce");
 }
 
 // Where a pointer lives: ("device", id), ("managed", id), ("host", -1) for pinned or registered
@@ -152,12 +194,25 @@ dlpack_view_t dlpack_view(nb::ndarray<nb::ro> array) {
 NB_MODULE(_warpfold, m) {
   using namespace warpfold::python;
   m.doc() = "warpfold's compiled reduces; the API is the package warpfold";
-  m.def("entry_keys", &entry_keys, "The compiled reduces, as 'op/input/accumulator/output' in table order.");
+  m.def("entry_keys", &entry_keys, nb::arg("kind") = "full",
+        "The compiled reduces of a kind ('full', 'axis', 'segmented'), as 'op/input/accumulator/output' (segmented: "
+        "'/offsets' after it) in table order.");
   m.def("temp_bytes", &temp_bytes, nb::arg("index"), nb::arg("device"),
         "Temp storage bytes of entry `index` on `device` (fixed per entry and device).");
   m.def("run", &run, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("n"), nb::arg("out"),
         nb::arg("temp"), nb::arg("temp_bytes"), nb::arg("stream"),
         "Launches entry `index` on `stream`; returns at once (no synchronisation).");
+  m.def("axis_temp_bytes", &axis_temp_bytes, nb::arg("index"), nb::arg("device"), nb::arg("shape"),
+        "Temp storage bytes of axis entry `index` for shape (outer, axis, inner, outer_stride, axis_stride, "
+        "inner_stride) on `device`.");
+  m.def("axis_run", &axis_run, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("shape"), nb::arg("out"),
+        nb::arg("temp"), nb::arg("temp_bytes"), nb::arg("stream"),
+        "Launches axis entry `index` over `shape` on `stream`; returns at once.");
+  m.def("segmented_temp_bytes", &segmented_temp_bytes, nb::arg("index"), nb::arg("device"), nb::arg("n"),
+        nb::arg("segments"), "Temp storage bytes of segmented entry `index` over n elements and `segments` segments.");
+  m.def("segmented_run", &segmented_run, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("n"),
+        nb::arg("out"), nb::arg("segments"), nb::arg("offsets"), nb::arg("temp"), nb::arg("temp_bytes"),
+        nb::arg("stream"), "Launches segmented entry `index` on `stream`; returns at once.");
   m.def("pointer_location", &pointer_location, nb::arg("pointer"), "('device'|'managed'|'host'|'unregistered', id)");
   m.def("stream_device", &stream_device, nb::arg("stream"), "The device a CUDA stream belongs to.");
   m.def("order_after", &order_after, nb::arg("stream"), nb::arg("producer"),

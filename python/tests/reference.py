@@ -57,6 +57,15 @@ def wrapped(values: np.ndarray, result: str, op: str):
         return (np.sum if op == "sum" else np.prod)(as_result, dtype=np.dtype(result))
 
 
+def rounded(value, dtype):
+    """`value` rounded to `dtype` (to nearest, ties to even), as a Python float."""
+    if dtype == "bfloat16":
+        bits = np.array([value], dtype=np.float32).view(np.uint32)
+        bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+        return float(bits.view(np.float32)[0])
+    return float(np.dtype(dtype).type(value))
+
+
 def sum_bound(n: int, roundoff: float, abs_sum: float) -> float:
     """Worst-case error of warpfold's fold order (tests/gpu/reduce_test_support.cuh: sum_bound):
     at most n/256 + 1 terms in sequence per thread, then 24 tree levels."""

@@ -8,7 +8,8 @@ import pytest
 
 np = pytest.importorskip("numpy")  # the references; without it these tests skip
 
-from reference import ROUNDOFF, close_to, product_values, quarter_values, random_values, sum_bound, wrapped  # noqa: E402
+from reference import (ROUNDOFF, close_to, product_values, quarter_values, random_values, rounded,  # noqa: E402
+                       sum_bound, wrapped)
 
 import warpfold  # noqa: E402
 from warpfold._dtypes import FLOATS, HALVES, SUPPORTED, default_result  # noqa: E402
@@ -45,15 +46,6 @@ def check_float_sum(r, values, result, where):
     bound = float_bound(result, len(values), float(np.abs(values.astype(np.float64)).sum()), reference)
     assert close_to(float(r.item()), rounded(reference, result), bound), where
     return bound
-
-
-def rounded(value, dtype):
-    """`value` rounded to `dtype` (to nearest, ties to even), as a Python float."""
-    if dtype == "bfloat16":
-        bits = np.array([value], dtype=np.float32).view(np.uint32)
-        bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-        return float(bits.view(np.float32)[0])
-    return float(np.dtype(dtype).type(value))
 
 
 def own_sum(backend, x):

@@ -69,3 +69,16 @@ def test_jax_arrays():
     assert int(warpfold.argmax(x)) == int(np.argmax(values.astype(np.float32)))
     with pytest.raises(TypeError, match="cpu"):
         warpfold.sum(jax.device_put(values, jax.devices("cpu")[0]))
+
+
+def test_dims_and_segments_of_other_producers(cupy_cuda):
+    """A strided __cuda_array_interface__ array is reduced along dims in place; offsets may come
+    from any producer too."""
+    cupy = cupy_cuda
+    values = quarter_values(64 * 33, np.random.default_rng()).reshape(64, 33).astype(np.float32)
+    buffer = cupy.asarray(values)
+    r = warpfold.sum(CudaArrayInterfaceOnly(buffer.T), dim=1)
+    assert isinstance(r, cupy.ndarray) and np.array_equal(cupy.asnumpy(r), values.sum(axis=0))
+    offsets = CudaArrayInterfaceOnly(cupy.asarray(np.array([0, 5, 64 * 33], dtype=np.int32)))
+    sums = cupy.asnumpy(warpfold.segmented_sum(CudaArrayInterfaceOnly(buffer), offsets))
+    assert list(sums) == [values.ravel()[:5].sum(), values.ravel()[5:].sum()]

@@ -1,7 +1,8 @@
 """warpfold: reductions of PyTorch, CuPy and any DLPack or __cuda_array_interface__ array on the
-GPU, zero-copy, on the caller's stream. See warpfold._api for the rules every function follows."""
+GPU (whole, along dims, per segment), zero-copy, on the caller's stream. See warpfold._api for the
+rules every function follows."""
 
-from ._api import argmax, argmin, max, min, prod, reduce, sum
+from ._api import argmax, argmin, max, min, prod, reduce, segmented_max, segmented_min, segmented_sum, sum
 
 try:
     from importlib.metadata import PackageNotFoundError, version
@@ -10,4 +11,4 @@ try:
 except PackageNotFoundError:  # imported from a source tree
     __version__ = "unknown"
 
-__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "reduce"]
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "reduce", "segmented_sum", "segmented_min", "segmented_max"]

@@ -1,7 +1,7 @@
-"""warpfold's Python functions: full reductions of any CUDA array, zero-copy.
+"""warpfold's Python functions: reductions of any CUDA array, zero-copy.
 
 Every function takes a PyTorch tensor, a CuPy array or any array with __dlpack__ or
-__cuda_array_interface__ (JAX, Numba, ...), on a CUDA device, and returns a 0-d array of the
+__cuda_array_interface__ (JAX, Numba, ...), on a CUDA device, and returns an array of the
 caller's framework on the same device (a CuPy array, or a PyTorch tensor where CuPy is missing,
 for other producers; a JAX array for JAX). It runs on `stream` when given, else on the framework's
 current stream, and never waits for the GPU: call .item() or float() for a Python number.
@@ -10,48 +10,86 @@ Result types follow the input's framework: PyTorch sums and products of bool and
 int64; CuPy's (NumPy's) give int64, or uint64 for unsigned input. float16 and bfloat16
 accumulate in float32 and return their own type. Integer sums and products wrap around modulo
 2**64 (or 2**32 with dtype=int32), as PyTorch's and NumPy's do. Results carry no autograd history.
+
+dim= (an int, a negative int, or a tuple of ints; None or () for every dim) reduces along those
+dims, keepdim=True keeps them with size 1, as torch.sum(x, dim, keepdim) does. Along dims, sums
+are compiled for every dtype; prod, min, max, argmin and argmax for float32, float64, int32 and
+int64 (others raise TypeError naming these). min and max along dims return the values (as
+torch.amin/amax); argmin and argmax the positions along their one dim.
 """
 
 from __future__ import annotations
 
+from ._axis import reduce_along
 from ._core import full_reduce
 from ._dtypes import op_name
+from ._segmented import segmented_reduce
 
 
-def sum(x, *, dtype=None, out=None, stream=None):  # noqa: A001 (the name people expect)
-    """Sum of every element of x. dtype= sets the result and accumulator type (int32, int64,
-    uint64 or float64 for integer input; float16, bfloat16, float32 or float64 for floats)."""
-    return full_reduce("sum", x, dtype, out, stream)
+def sum(x, dim=None, *, keepdim=False, dtype=None, out=None, stream=None):  # noqa: A001 (the name people expect)
+    """Sum of the elements of x (along `dim`). dtype= sets the result and accumulator type
+    (int32, int64, uint64 or float64 for integer input; float16, bfloat16, float32 or float64
+    for floats; along dims, those compiled for it)."""
+    return _reduce("sum", x, dim, keepdim, dtype, out, stream)
 
 
-def prod(x, *, dtype=None, out=None, stream=None):
-    """Product of every element of x (1 for an empty array); dtype= as for sum."""
-    return full_reduce("prod", x, dtype, out, stream)
+def prod(x, dim=None, *, keepdim=False, dtype=None, out=None, stream=None):
+    """Product of the elements of x (along `dim`; 1 over none); dtype= as for sum."""
+    return _reduce("prod", x, dim, keepdim, dtype, out, stream)
 
 
-def min(x, *, out=None, stream=None):  # noqa: A001
-    """Smallest element of x, in x's dtype; NaN if x holds a NaN. ValueError for an empty x."""
-    return full_reduce("min", x, None, out, stream)
+def min(x, dim=None, *, keepdim=False, out=None, stream=None):  # noqa: A001
+    """Smallest element of x (along `dim`), in x's dtype; NaN where there is one. ValueError
+    where the reduced elements are none."""
+    return _reduce("min", x, dim, keepdim, None, out, stream)
 
 
-def max(x, *, out=None, stream=None):  # noqa: A001
-    """Largest element of x, in x's dtype; NaN if x holds a NaN. ValueError for an empty x."""
-    return full_reduce("max", x, None, out, stream)
+def max(x, dim=None, *, keepdim=False, out=None, stream=None):  # noqa: A001
+    """Largest element of x (along `dim`), in x's dtype; NaN where there is one. ValueError
+    where the reduced elements are none."""
+    return _reduce("max", x, dim, keepdim, None, out, stream)
 
 
-def argmin(x, *, stream=None):
-    """Flat (C-order) index of the first smallest element of x, as int64 (a NaN counts as
-    smallest). ValueError for an empty x."""
-    return full_reduce("argmin", x, None, None, stream)
+def argmin(x, dim=None, *, keepdim=False, stream=None):
+    """Position of the first smallest element as int64 (a NaN counts as smallest): the flat
+    (C-order) index without dim, the index along `dim` (one int) with it. ValueError where the
+    reduced elements are none."""
+    return _reduce("argmin", x, dim, keepdim, None, None, stream)
 
 
-def argmax(x, *, stream=None):
-    """Flat (C-order) index of the first largest element of x, as int64 (a NaN counts as
-    largest). ValueError for an empty x."""
-    return full_reduce("argmax", x, None, None, stream)
+def argmax(x, dim=None, *, keepdim=False, stream=None):
+    """Position of the first largest element as int64 (a NaN counts as largest), as argmin."""
+    return _reduce("argmax", x, dim, keepdim, None, None, stream)
 
 
-def reduce(x, op, *, dtype=None, out=None, stream=None):
+def reduce(x, op, dim=None, *, keepdim=False, dtype=None, out=None, stream=None):
     """Reduces x with `op`: 'sum', 'prod', 'min', 'max', or 'and', 'or', 'xor' for integer and
-    bool input (bitwise, in x's dtype). dtype= applies to 'sum' and 'prod'."""
-    return full_reduce(op_name(op), x, dtype, out, stream)
+    bool input (bitwise, in x's dtype; over every dim only). dtype= applies to 'sum' and 'prod'."""
+    name = op_name(op)
+    return _reduce(name, x, dim, keepdim, dtype, out, stream)
+
+
+def _reduce(op: str, x, dim, keepdim: bool, dtype, out, stream):
+    if dim is None and not keepdim:
+        return full_reduce(op, x, dtype, out, stream)
+    return reduce_along(op, x, dim, keepdim, dtype, out, stream)
+
+
+def segmented_sum(x, offsets, *, dtype=None, stream=None):
+    """Sum of each segment x[offsets[s]:offsets[s + 1]] of the flat (C-order) x: a 1-D array of
+    len(offsets) - 1 sums. offsets: int32 or int64 CSR boundaries on x's device; each is clamped
+    to [0, x.size], and a segment whose end is at or before its begin is empty (its sum is 0).
+    dtype= as for sum."""
+    return segmented_reduce("sum", x, offsets, dtype, stream)
+
+
+def segmented_min(x, offsets, *, stream=None):
+    """Smallest element of each segment (float32, float64, int32, int64), as segmented_sum; an
+    empty segment gives the largest value of the dtype (inf for floats)."""
+    return segmented_reduce("min", x, offsets, None, stream)
+
+
+def segmented_max(x, offsets, *, stream=None):
+    """Largest element of each segment (float32, float64, int32, int64), as segmented_sum; an
+    empty segment gives the smallest value of the dtype (-inf for floats)."""
+    return segmented_reduce("max", x, offsets, None, stream)

@@ -12,6 +12,8 @@ UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 HALVES = ("float16", "bfloat16")
 FLOATS = HALVES + ("float32", "float64")
 SUPPORTED = ("bool",) + SIGNED + UNSIGNED + FLOATS
+ITEMSIZE = {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
+            "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8}
 
 # The operators reduce() takes, with the names people also use for them.
 OP_ALIASES = {
@@ -64,6 +66,16 @@ def accumulator(result: str) -> str:
     if result in ("int32", "uint32"):
         return "uint32"
     return result
+
+
+def partial_type(op: str, dtype: str, result: str) -> str:
+    """The type of the partial results a reduce in several passes keeps between them: the
+    accumulator of a sum or product, the input's type for min and max. An intermediate of uint64
+    is read by the next pass as int64 (the same bits, and int64 entries exist for every op)."""
+    if op not in ARITHMETIC:
+        return dtype
+    acc = accumulator(result)
+    return "int64" if acc == "uint64" else acc
 
 
 def entry_key(op: str, dtype: str, result: str) -> str:

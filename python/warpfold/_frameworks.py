@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 
-from ._layout import View, view_of
+from ._layout import Strided, View, make_strided, view_of
 
 
 class Torch:
@@ -30,15 +30,40 @@ class Torch:
         self._devices = {}
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # an int, without a Stream object
         self.current_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
+        # The caching allocator without a tensor around the block (torch.cuda.caching_allocator_alloc
+        # without its Python checks): the same pools, the same stream order, graph captures included.
+        self._raw_alloc = getattr(torch._C, "_cuda_cudaCachingAllocator_raw_alloc", None)
+        self._raw_delete = getattr(torch._C, "_cuda_cudaCachingAllocator_raw_delete", None)
+        self._get_device = getattr(torch._C, "_cuda_getDevice", None)
+        if self._raw_delete is None or self._get_device is None:
+            self._raw_alloc = None
 
     def describe(self, x, what: str) -> View:
         if not x.is_cuda:
-            raise TypeError(f"{what} is a torch tensor on {x.device}: warpfold reduces arrays in CUDA device "
-                            f"memory (move it with {what}.cuda())")
+            raise self._on_host(x, what)
         dtype = self.names.get(x.dtype) or str(x.dtype).replace("torch.", "")
         if x.is_contiguous():
             return View(x.data_ptr(), x.numel(), dtype, x.get_device(), True)
         return view_of(x.data_ptr(), x.shape, x.stride(), x.element_size(), dtype, x.get_device(), what)
+
+    def strided(self, x, what: str) -> Strided:
+        if not x.is_cuda:
+            raise self._on_host(x, what)
+        dtype = self.names.get(x.dtype) or str(x.dtype).replace("torch.", "")
+        return make_strided(x.data_ptr(), x.shape, x.stride(), x.element_size(), dtype, x.get_device())
+
+    @staticmethod
+    def _on_host(x, what: str) -> TypeError:
+        return TypeError(f"{what} is a torch tensor on {x.device}: warpfold reduces arrays in CUDA device memory "
+                         f"(move it with {what}.cuda())")
+
+    def owns(self, x) -> bool:
+        return isinstance(x, self.torch.Tensor)
+
+    @staticmethod
+    def contiguous(x):
+        """A C-contiguous copy, made on the current stream."""
+        return x.contiguous()
 
     def device(self, index: int):
         d = self._devices.get(index)
@@ -50,11 +75,27 @@ class Torch:
         return self.torch.cuda.current_device()
 
     def empty(self, shape, dtype: str, device: int):
-        return self.torch.empty(shape, dtype=self.dtypes[dtype], device=self.device(device))
+        where = self._devices.get(device) or self.device(device)
+        return self.torch.empty(shape, dtype=self.dtypes[dtype], device=where)
 
     @staticmethod
     def pointer(array) -> int:
         return array.data_ptr()
+
+    def scratch(self, nbytes: int, device: int, stream: int, on_current: bool):
+        """Temp storage for one call on `stream` (on_current: the framework's current stream):
+        (its address, what release() takes once the call is queued)."""
+        if self._raw_alloc is not None and self._get_device() == device:
+            address = self._raw_alloc(nbytes, stream)
+            return address, address
+        with contextlib.nullcontext() if on_current else self.on_stream(stream, device):
+            block = self.empty((nbytes,), "uint8", device)
+        return block.data_ptr(), block
+
+    def release(self, held) -> None:
+        """Frees scratch() storage: PyTorch reuses it in its stream's order, after the queued call."""
+        if isinstance(held, int):
+            self._raw_delete(held)
 
     def on_stream(self, stream: int, device: int):
         """Allocations inside belong to `stream` (PyTorch reuses their memory in that stream's order)."""
@@ -78,6 +119,20 @@ class CuPy:
             return View(x.data.ptr, x.size, dtype, x.device.id, True)
         itemsize = x.itemsize
         return view_of(x.data.ptr, x.shape, [s // itemsize for s in x.strides], itemsize, dtype, x.device.id, what)
+
+    @staticmethod
+    def strided(x, what: str) -> Strided:
+        itemsize = x.itemsize
+        return make_strided(x.data.ptr, x.shape, [s // itemsize for s in x.strides], itemsize, x.dtype.name,
+                            x.device.id)
+
+    def owns(self, x) -> bool:
+        return isinstance(x, self.cupy.ndarray)
+
+    def contiguous(self, x):
+        """A C-contiguous copy, made on the current stream of x's device."""
+        with self.cupy.cuda.Device(x.device.id):
+            return self.cupy.ascontiguousarray(x)
 
     def current_stream(self, device: int) -> int:
         try:
@@ -111,6 +166,20 @@ class CuPy:
     @staticmethod
     def pointer(array) -> int:
         return array.data.ptr
+
+    def scratch(self, nbytes: int, device: int, stream: int, on_current: bool):
+        """Temp storage for one call on `stream`: a block of CuPy's memory pool, without an array
+        around it; (its address, the block, freed when dropped after the call is queued)."""
+        if on_current and self.runtime.getDevice() == device:
+            block = self.cupy.cuda.alloc(nbytes)
+        else:
+            with self.on_stream(stream, device):
+                block = self.cupy.cuda.alloc(nbytes)
+        return block.ptr, block
+
+    @staticmethod
+    def release(held) -> None:
+        """Nothing to do: the pool takes the block back when the caller drops it."""
 
     def on_stream(self, stream: int, device: int):
         """Allocations inside come from `stream`'s part of CuPy's memory pool."""

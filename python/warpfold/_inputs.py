@@ -9,11 +9,11 @@ are the same with or without a device.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional, Union
 
 from . import _warpfold as _ext
 from ._frameworks import cupy_framework, fallback, torch_framework
-from ._layout import View, view_of
+from ._layout import Strided, View, dense_view, make_strided
 
 _DLPACK_DEVICES = {1: "cpu", 2: "cuda", 3: "cuda_host (pinned host memory)", 4: "opencl", 7: "vulkan", 8: "metal",
                    9: "vpi", 10: "rocm", 11: "rocm_host", 13: "cuda_managed", 14: "oneapi"}
@@ -22,7 +22,7 @@ _TYPESTR_KINDS = {"b": "bool", "i": "int", "u": "uint", "f": "float", "c": "comp
 
 
 class Input(NamedTuple):
-    view: View
+    view: Union[View, Strided]  # a View for a full reduce, a Strided where read(strided=True)
     family: str  # whose dtype rules apply: "torch" or "numpy"
     framework: Any  # allocates results and temp storage (None where neither PyTorch nor CuPy is installed)
     producer_stream: Optional[int]  # the stream the producer's data is pending on, if it said so
@@ -36,9 +36,11 @@ def dtype_name(kind: str, bits: int) -> str:
     return f"{kind}{bits}"
 
 
-def read(x, what: str, stream: Optional[int] = None) -> Input:
+def read(x, what: str, stream: Optional[int] = None, strided: bool = False) -> Input:
     """`x` as an Input; raises TypeError or ValueError for what warpfold cannot read. `stream`,
-    the stream= given if any, is where a DLPack producer must order its pending work before."""
+    the stream= given if any, is where a DLPack producer must order its pending work before.
+    strided=True gives the shape and strides as they are (a Strided), for reductions along dims;
+    else the View of one dense block, as a full reduce reads it."""
     reader = _READERS.get(type(x))
     if reader is None:
         reader = _reader_for(type(x))
@@ -46,20 +48,20 @@ def read(x, what: str, stream: Optional[int] = None) -> Input:
             _READERS[type(x)] = reader
         else:
             reader = _read_other
-    return reader(x, what, stream)
+    return reader(x, what, stream, strided)
 
 
-def _read_torch(x, what: str, stream: Optional[int]) -> Input:
-    fw = torch_framework()
-    return Input(fw.describe(x, what), "torch", fw, None, None, True)
+def _framework_reader(fw) -> Callable[[Any, str, Optional[int], bool], Input]:
+    """The reader of a framework's own arrays (the per-call fast path: one call, no lookups)."""
+    describe, strided_view, family = fw.describe, fw.strided, fw.family
+
+    def read_own(x, what: str, stream: Optional[int], strided: bool) -> Input:
+        return Input(strided_view(x, what) if strided else describe(x, what), family, fw, None, None, True)
+
+    return read_own
 
 
-def _read_cupy(x, what: str, stream: Optional[int]) -> Input:
-    fw = cupy_framework()
-    return Input(fw.describe(x, what), "numpy", fw, None, None, True)
-
-
-def _read_numpy(x, what: str, stream: Optional[int]) -> Input:
+def _read_numpy(x, what: str, stream: Optional[int], strided: bool) -> Input:
     raise TypeError(f"{what} is a NumPy array in host memory (cpu): warpfold reduces arrays in CUDA device memory "
                     "(copy it to the GPU first, e.g. cupy.asarray(x) or torch.from_numpy(x).cuda())")
 
@@ -74,7 +76,7 @@ def _jax_result(result):
     return jax.dlpack.from_dlpack(result)
 
 
-def _read_dlpack(x, what: str, stream: Optional[int]) -> Input:
+def _read_dlpack(x, what: str, stream: Optional[int], strided: bool) -> Input:
     device_type, device = x.__dlpack_device__()
     if device_type not in (2, 13):
         where = _DLPACK_DEVICES.get(int(device_type), f"DLPack device type {device_type}")
@@ -86,12 +88,13 @@ def _read_dlpack(x, what: str, stream: Optional[int]) -> Input:
         capsule = x.__dlpack__(stream=stream or 1)
     except TypeError:
         capsule = x.__dlpack__()
-    view = _dlpack_view(capsule, what)
+    view = _dlpack_strided(capsule, what)
     module = type(x).__module__.split(".")[0]
-    return Input(view, "numpy", fw, None, _jax_result if module in ("jax", "jaxlib") else None, True)
+    return Input(view if strided else dense_view(view, what), "numpy", fw, None,
+                 _jax_result if module in ("jax", "jaxlib") else None, True)
 
 
-def _dlpack_view(array, what: str) -> View:
+def _dlpack_strided(array, what: str) -> Strided:
     try:
         data, shape, strides, (code, bits, lanes), (device_type, device) = _ext.dlpack_view(array)
     except TypeError:
@@ -102,10 +105,10 @@ def _dlpack_view(array, what: str) -> View:
         raise TypeError(f"{what} is on {where}: warpfold reduces arrays in CUDA device memory")
     kind = _DLPACK_CODES.get(code, f"dlpack_code_{code}_")
     dtype = dtype_name(kind, bits) if lanes == 1 else f"{kind}{bits}x{lanes}"
-    return view_of(data, shape, strides, max(bits // 8, 1), dtype, device, what)
+    return make_strided(data, shape, strides, max(bits // 8, 1), dtype, device)
 
 
-def _read_cuda_array_interface(x, what: str, stream: Optional[int] = None) -> Input:
+def _read_cuda_array_interface(x, what: str, stream: Optional[int] = None, strided: bool = False) -> Input:
     cai = x.__cuda_array_interface__
     typestr = cai["typestr"]
     data, readonly = cai["data"]
@@ -122,18 +125,20 @@ def _read_cuda_array_interface(x, what: str, stream: Optional[int] = None) -> In
         if itemsize == 0 or any(s % itemsize for s in strides):
             raise ValueError(f"{what} has strides {tuple(strides)} bytes, not whole elements of {itemsize} bytes")
         strides = [s // itemsize for s in strides]
-    view = view_of(data, shape, strides, max(itemsize, 1), dtype, -1, what)  # device: see locate()
+    view = make_strided(data, shape, strides, max(itemsize, 1), dtype, -1)  # device: see locate()
     fw = fallback()
     pending = cai.get("stream")  # version 3: the data may still be pending on this stream (1: the legacy default)
-    return Input(view, "numpy", fw, None if pending is None else (0 if pending == 1 else pending), None, not readonly)
+    return Input(view if strided else dense_view(view, what), "numpy", fw,
+                 None if pending is None else (0 if pending == 1 else pending), None, not readonly)
 
 
-def _read_other(x, what: str, stream: Optional[int]) -> Input:
+def _read_other(x, what: str, stream: Optional[int], strided: bool) -> Input:
     """Objects whose type says nothing: a __cuda_array_interface__ set on the instance, or a host
     buffer (which nanobind reads through the buffer protocol, to name its device)."""
     if hasattr(x, "__cuda_array_interface__"):
-        return _read_cuda_array_interface(x, what, stream)
-    return Input(_dlpack_view(x, what), "numpy", fallback(), None, None, True)  # a host buffer raises
+        return _read_cuda_array_interface(x, what, stream, strided)
+    view = _dlpack_strided(x, what)  # a host buffer raises
+    return Input(view if strided else dense_view(view, what), "numpy", fallback(), None, None, True)
 
 
 def locate(inp: Input, what: str) -> int:
@@ -157,14 +162,14 @@ def require_framework(inp: Input, what: str):
     return inp.framework
 
 
-def _reader_for(cls) -> Optional[Callable[[Any, str, Optional[int]], Input]]:
+def _reader_for(cls) -> Optional[Callable[[Any, str, Optional[int], bool], Input]]:
     module = (getattr(cls, "__module__", None) or "").split(".")[0]
     torch = sys.modules.get("torch")
     if torch is not None and issubclass(cls, torch.Tensor):
-        return _read_torch
+        return _framework_reader(torch_framework())
     cupy = sys.modules.get("cupy")
     if cupy is not None and issubclass(cls, cupy.ndarray):
-        return _read_cupy
+        return _framework_reader(cupy_framework())
     if module == "numpy":
         return _read_numpy
     if hasattr(cls, "__dlpack__") and hasattr(cls, "__dlpack_device__"):
