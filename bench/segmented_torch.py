@@ -29,10 +29,6 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# The columns of `warpfold bench --axis` (src/bench/segmented_bench.cpp's segmented_bench_shapes).
-TABLE_COLS = (4, 64, 1024, 1 << 20, 1 << 24, 16, 1 << 13, 1 << 26)
-
-
 def load_timing_helpers():
     """python/warpfold/bench.py as a module of its own: its timing and statistics import only the
     standard library at load time, so the warpfold package need not be built."""
@@ -46,43 +42,8 @@ def load_timing_helpers():
 helpers = load_timing_helpers()
 
 
-# Strided views of a square matrix, reduced over dim 1 without a copy (the C++ bench's View).
-VIEWS = {"x.T.sum(1)": lambda x: x.T, "x[:, ::2].sum(1)": lambda x: x[:, ::2]}
-
-
-class Shape(NamedTuple):
-    rows: int
-    cols: int
-    dim: int
-    view: str = ""  # a key of VIEWS, or "" for the matrix as it lies
-
-    @property
-    def name(self) -> str:
-        return f"{count_text(self.rows)} x {count_text(self.cols)}, " + (self.view or f"dim={self.dim}")
-
-    @property
-    def outputs(self) -> int:
-        if self.view:
-            return self.cols if self.view == "x.T.sum(1)" else self.rows
-        return self.rows if self.dim == 1 else self.cols
-
-    @property
-    def elements(self) -> int:
-        return self.rows * self.cols // (2 if self.view == "x[:, ::2].sum(1)" else 1)
-
-
-def count_text(x: int) -> str:
-    """2^k for powers of two above 1024, else decimal (as the C++ bench names its shapes)."""
-    if x > 1024 and x & (x - 1) == 0:
-        return f"2^{x.bit_length() - 1}"
-    return str(x)
-
-
-def shapes(log2_elements: int) -> List[Shape]:
-    total = 1 << log2_elements
-    side = 1 << (log2_elements // 2)
-    return ([Shape(total // cols, cols, dim) for cols in TABLE_COLS if cols <= total for dim in (1, 0)] +
-            [Shape(side, total // side, 1, view) for view in VIEWS])
+# The shapes of `warpfold bench --axis`, declared once for Python (python/warpfold/bench.py).
+VIEWS, Shape, shapes = helpers.AXIS_VIEWS, helpers.AxisBenchShape, helpers.axis_bench_shapes
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:

@@ -49,5 +49,5 @@ grep -E '^(FAILED|ERROR)' "$out/python-tests.log" | head -20 | tee -a "$summary"
 grep -E '^SKIPPED' "$out/python-tests.log" | head -12 | tee -a "$summary"
 
 PYTHONUNBUFFERED=1 python3 -m warpfold.bench --out "$out" "$@" >"$out/python-bench.log" 2>&1 || failed=1
-grep -v '^$' "$out/python-bench.log" | tail -60 | tee -a "$summary"
+grep -v '^$' "$out/python-bench.log" | tail -100 | tee -a "$summary"
 exit $failed

@@ -71,3 +71,29 @@ def test_summary_names_the_target_and_every_loss():
     assert "warpfold 6.00 us" in text and "cupy int32 left out: why" in text
     text = "\n".join(bench.summary_lines(fake_result(0.8)))
     assert "NOT met" in text and "int32 2^28 vs torch (0.80)" in text
+
+
+def test_axis_shapes_are_the_cpp_bench_shapes():
+    names = [s.name for s in bench.axis_bench_shapes(26)]
+    assert names[:2] == ["2^24 x 4, dim=1", "2^24 x 4, dim=0"]
+    for name in ("4 x 2^24, dim=0", "2^22 x 16, dim=1", "2^13 x 2^13, dim=0", "1 x 2^26, dim=1",
+                 "2^13 x 2^13, x.T.sum(1)", "2^13 x 2^13, x[:, ::2].sum(1)"):
+        assert name in names
+    assert len(names) == 18 and all(s.rows * s.cols == 1 << 26 for s in bench.axis_bench_shapes(26))
+    assert [s.name for s in bench.axis_bench_shapes(10)][-1] == "32 x 32, x[:, ::2].sum(1)"  # up to 1024: decimal
+    args = bench.parse_args(["--axis", "--axis-elements", "20"])
+    assert args.axis and args.axis_elements == 20
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--axis-elements", "40"])
+
+
+def test_axis_summary_names_every_loss():
+    rows = []
+    for shape, torch_ratio in (("2^24 x 4, dim=1", 1.2), ("4 x 2^24, dim=0", 0.9)):
+        rows.append({"shape": shape, "library": "warpfold", "median_us": 100.0, "gbps": 2700.0, "check": "ok"})
+        rows.append({"shape": shape, "library": "torch", "median_us": 100.0 * torch_ratio, "gbps": 2000.0,
+                     "ratio_vs_warpfold": torch_ratio, "ratio_ci95": [torch_ratio - 0.1, torch_ratio + 0.1],
+                     "check": "ok"})
+    text = "\n".join(bench.axis_summary_lines(rows))
+    assert "axis shapes slower than torch or cupy: 4 x 2^24, dim=0 vs torch (0.90)" in text
+    assert "axis results beyond the bound: none" in text

@@ -6,6 +6,10 @@ once with CUDA events around the call, from an idle GPU, in an order that rotate
 round. Reported: each contender's median time and spread, and the median of the per-round ratios
 (their time / warpfold's, above 1: warpfold is faster) with a bootstrap 95% interval. Also the
 per-call host time at 2^10 (calls issued back to back, no waiting in between).
+With --axis, also warpfold.sum(x, dim) against torch.sum(x, dim) and cupy.sum(x, axis) on the
+shapes of the C++ axis bench (`warpfold bench --segmented --axis`: float32 matrices from 2^24 x 4
+to 4 x 2^24, 2^22 x 16, 2^13 x 2^13, 1 x 2^26, each over dim 1 and dim 0, and x.T.sum(1),
+x[:, ::2].sum(1)), timed the same way, each result checked against a float64 sum.
 Writes python-<GPU>-<date>.json (beside the C++ bench's reduce-*.json) into --out, default $OUT
 or bench/results, and prints a summary table last.
 """
@@ -28,6 +32,49 @@ DEFAULT_LOG2_SIZES = (10, 12, 16, 20, 24, 28)
 ALL_LOG2_SIZES = tuple(range(10, 31))
 DEFAULT_DTYPES = ("float32", "float64", "float16", "bfloat16", "int32", "int8")
 CONTENDERS = ("warpfold", "torch", "cupy", "cccl")
+
+
+# --- the axis shapes: `warpfold bench --segmented --axis` (src/bench/segmented_bench.cpp's
+# segmented_bench_shapes), declared once for Python (bench/segmented_torch.py takes them from here) --
+
+AXIS_COLS = (4, 64, 1024, 1 << 20, 1 << 24, 16, 1 << 13, 1 << 26)
+# Strided views of a square matrix, reduced over dim 1 without a copy (the C++ bench's View).
+AXIS_VIEWS = {"x.T.sum(1)": lambda x: x.T, "x[:, ::2].sum(1)": lambda x: x[:, ::2]}
+
+
+class AxisBenchShape(NamedTuple):
+    rows: int
+    cols: int
+    dim: int
+    view: str = ""  # a key of AXIS_VIEWS, or "" for the matrix as it lies
+
+    @property
+    def name(self) -> str:
+        return f"{count_text(self.rows)} x {count_text(self.cols)}, " + (self.view or f"dim={self.dim}")
+
+    @property
+    def outputs(self) -> int:
+        if self.view:
+            return self.cols if self.view == "x.T.sum(1)" else self.rows
+        return self.rows if self.dim == 1 else self.cols
+
+    @property
+    def elements(self) -> int:
+        return self.rows * self.cols // (2 if self.view == "x[:, ::2].sum(1)" else 1)
+
+
+def count_text(x: int) -> str:
+    """2^k for powers of two above 1024, else decimal (as the C++ bench names its shapes)."""
+    if x > 1024 and x & (x - 1) == 0:
+        return f"2^{x.bit_length() - 1}"
+    return str(x)
+
+
+def axis_bench_shapes(log2_elements: int) -> List[AxisBenchShape]:
+    total = 1 << log2_elements
+    side = 1 << (log2_elements // 2)
+    return ([AxisBenchShape(total // cols, cols, dim) for cols in AXIS_COLS if cols <= total for dim in (1, 0)] +
+            [AxisBenchShape(side, total // side, 1, view) for view in AXIS_VIEWS])
 
 
 # --- statistics (pure Python: unit-tested without a GPU) ---------------------------------------
@@ -92,12 +139,19 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--overhead-calls", type=int, default=2000,
                         help="back-to-back calls for the per-call host time at 2^10 (default: %(default)s)")
     parser.add_argument("--no-cccl", action="store_true", help="leave cuda.compute out")
+    parser.add_argument("--axis", action="store_true",
+                        help="also warpfold.sum(x, dim) against torch.sum(x, dim) and cupy.sum(x, axis) on the C++ "
+                             "axis bench's shapes")
+    parser.add_argument("--axis-elements", type=int, default=26, metavar="LOG2",
+                        help="log2 of the floats per axis shape, 10 to 30 (default: %(default)s)")
     parser.add_argument("--out", default=None, help="folder for the JSON (default: $OUT, else bench/results, else .)")
     args = parser.parse_args(argv)
     if args.all_sizes:
         args.sizes = ALL_LOG2_SIZES
     if args.rounds < 2 or args.warmup < 0 or args.overhead_calls < 1:
         parser.error("--rounds must be at least 2, --warmup at least 0, --overhead-calls at least 1")
+    if not 10 <= args.axis_elements <= 30:
+        parser.error("--axis-elements is 10 to 30")
     args.dtypes = tuple(d.strip() for d in args.dtypes.split(",") if d.strip())
     return args
 
@@ -232,6 +286,89 @@ def bench_one(torch, dtype: str, log2_n: int, args, skip: Dict[str, str]) -> Lis
     return rows
 
 
+def axis_matrix(torch, shape: AxisBenchShape):
+    """The float32 matrix of one axis shape, uniform in [-1, 1) and never zero, as the C++ bench's."""
+    generator = torch.Generator(device="cuda").manual_seed(shape.rows * 31 + shape.cols * 7 + shape.dim)
+    x = torch.rand(shape.rows, shape.cols, device="cuda", generator=generator) * 2 - 1
+    x[x == 0] = 0.5
+    return x
+
+
+def axis_contenders(x, shape: AxisBenchShape, skip: Dict[str, str]) -> List[Contender]:
+    """warpfold, torch and cupy on one view of x (CuPy sees the tensor without a copy)."""
+    import torch
+
+    import warpfold
+
+    view = AXIS_VIEWS[shape.view] if shape.view else (lambda m: m)
+    v, dim = view(x), shape.dim
+    found = [Contender("warpfold", lambda: warpfold.sum(v, dim=dim)), Contender("torch", lambda: torch.sum(v, dim=dim))]
+    try:
+        import cupy
+
+        vc = view(cupy.from_dlpack(x))
+        found.append(Contender("cupy", lambda: cupy.sum(vc, axis=dim)))
+        found[-1].call()
+    except Exception as error:  # noqa: BLE001 (any failure leaves the contender out, with the reason)
+        skip[f"cupy {shape.name}"] = _reason(error)
+    return found
+
+
+def axis_check(torch, v, dim: int, got) -> str:
+    """'ok', or how far the result is beyond len * 2^-24 * sum|x| of a float64 sum, per output."""
+    got = torch.from_dlpack(got) if not isinstance(got, torch.Tensor) else got
+    exact = v.double().sum(dim=dim)
+    bound = v.shape[dim] * 2.0**-24 * v.double().abs().sum(dim=dim)
+    excess = ((got.double() - exact).abs() - bound).max().item()
+    return "ok" if excess <= 0 else f"WRONG by {excess:.3g} beyond the bound"
+
+
+def bench_axis_shape(torch, shape: AxisBenchShape, args, skip: Dict[str, str]) -> List[dict]:
+    x = axis_matrix(torch, shape)
+    found = axis_contenders(x, shape, skip)
+    v = AXIS_VIEWS[shape.view](x) if shape.view else x
+    checks = {c.name: axis_check(torch, v, shape.dim, c.call()) for c in found}
+    times = time_rounds(torch, found, args.rounds, args.warmup)
+    moved = (shape.elements + shape.outputs) * 4  # distinct bytes: the input read and the outputs written
+    rows = []
+    for contender in found:
+        t = times[contender.name]
+        row = {"shape": shape.name, "rows": shape.rows, "cols": shape.cols, "dim": shape.dim, "view": shape.view,
+               "library": contender.name, **summarize(t), "gbps": moved / statistics.median(t) / 1e3,
+               "check": checks[contender.name]}
+        if contender.name != "warpfold":
+            ratios = [their / mine for their, mine in zip(t, times["warpfold"])]
+            row["ratio_vs_warpfold"] = statistics.median(ratios)
+            row["ratio_ci95"] = list(bootstrap_median_interval(ratios))
+        rows.append(row)
+    del x, v
+    return rows
+
+
+def axis_summary_lines(rows: List[dict]) -> List[str]:
+    lines = ["warpfold.sum(x, dim) against torch.sum(x, dim) / cupy.sum(x, axis), float32; ratio = their median "
+             "time / warpfold's [95% CI]"]
+    keyed = {(r["shape"], r["library"]): r for r in rows}
+    slower = []
+    for name in dict.fromkeys(r["shape"] for r in rows):
+        ours = keyed[(name, "warpfold")]
+        cells = []
+        for library in ("torch", "cupy"):
+            row = keyed.get((name, library))
+            if row is None:
+                cells.append(f"{'-':>10} {'':>22}")
+                continue
+            lo, hi = row["ratio_ci95"]
+            cells.append(f"{row['median_us']:8.1f}us {row['ratio_vs_warpfold']:6.2f} [{lo:5.2f},{hi:5.2f}]")
+            if row["ratio_vs_warpfold"] < 1.0:
+                slower.append(f"{name} vs {library} ({row['ratio_vs_warpfold']:.2f})")
+        lines.append(f"{name:30} {ours['median_us']:8.1f}us {ours['gbps']:7.0f} GB/s " + " ".join(cells))
+    lines.append("axis shapes slower than torch or cupy: " + ("; ".join(slower) if slower else "none"))
+    wrong = [f"{r['shape']} {r['library']}: {r['check']}" for r in rows if r["check"] != "ok"]
+    lines.append("axis results beyond the bound: " + ("; ".join(wrong) if wrong else "none"))
+    return lines
+
+
 def commit() -> str:
     """The commit of the tree run from: .commit's first line where there is one (written before a copy of the
     tree goes to a GPU machine, whose .git may be missing or lag), else git's HEAD, else "unknown"."""
@@ -317,6 +454,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for log2_n in args.sizes:
             rows.extend(bench_one(torch, dtype, log2_n, args, skip))
             torch.cuda.empty_cache()
+    axis_rows: List[dict] = []
+    if args.axis:
+        for shape in axis_bench_shapes(args.axis_elements):
+            axis_rows.extend(bench_axis_shape(torch, shape, args, skip))
+            torch.cuda.empty_cache()
     small = make_input(torch, "float32", 1 << 10)
     overhead = host_time_per_call(torch, contenders(small, "float32", skip, not args.no_cccl), args.overhead_calls)
     now = datetime.datetime.now(datetime.timezone.utc)
@@ -328,18 +470,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "notes": ["median_us etc.: CUDA events around one call, from an idle GPU, per round",
                   "ratio_vs_warpfold: median over rounds of (this library's time / warpfold's in the same round)",
                   "ratio_ci95: 95% percentile bootstrap interval of that median",
-                  "host_us_per_call_2e10: host time per call, float32 at 2^10, calls back to back"],
+                  "host_us_per_call_2e10: host time per call, float32 at 2^10, calls back to back",
+                  "axis_rows (--axis): gbps counts the input read and the outputs written; check: against a "
+                  "float64 sum within len * 2^-24 * sum|x| per output"],
         "rows": rows, "host_us_per_call_2e10": overhead, "skipped": skip,
     }
+    if args.axis:
+        result["meta"]["axis_log2_elements"] = args.axis_elements
+        result["axis_rows"] = axis_rows
     directory = args.out or os.environ.get("OUT") or ("bench/results" if os.path.isdir("bench/results") else ".")
     os.makedirs(directory, exist_ok=True)
     path = result_path(directory, gpu_tag(properties.name), now.strftime("%Y-%m-%d"))
     with open(path, "w") as f:
         json.dump(result, f, indent=1)
-    print("\n".join(summary_lines(result)))
+    print("\n".join(summary_lines(result) + (axis_summary_lines(axis_rows) if axis_rows else [])))
     print(f"JSON: {path}")
-    # warpfold disagreeing with torch.sum (the reference) fails the run; other libraries' checks are reported.
-    return 0 if all(r["check"] == "ok" for r in rows if r["library"] == "torch") else 2
+    # warpfold disagreeing with torch.sum (the reference) or beyond an axis bound fails the run; other
+    # libraries' checks are reported.
+    full_ok = all(r["check"] == "ok" for r in rows if r["library"] == "torch")
+    return 0 if full_ok and all(r["check"] == "ok" for r in axis_rows if r["library"] == "warpfold") else 2
 
 
 if __name__ == "__main__":
