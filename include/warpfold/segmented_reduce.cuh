@@ -22,7 +22,7 @@
 //   ops.cuh with their documented NaN and infinity behaviour.
 // * Bounds: the offsets are not checked against the input, which this signature cannot see; an
 //   offset past the input reads past it, as with CUB. The overload that takes the input's length
-//   (num_items, after d_in) clamps every offset to [0, num_items) first, so that no offset can read
+//   (num_items, after d_in) clamps every offset to [0, num_items] first, so that no offset can read
 //   outside the input.
 // * Segments of one size, back to back, need no offsets: the overload with segment_size.
 // * segmented_argmin / segmented_argmax: the extreme element of each segment and its index within
@@ -68,7 +68,7 @@ cudaError_t segmented_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Ac
                                     d_end_offsets, init, op, detail::convert<identity>{}, stream);
 }
 
-// The same over an input of num_items elements: every offset is clamped to [0, num_items) first.
+// The same over an input of num_items elements: every offset is clamped to [0, num_items] first.
 template <class T, class Acc, class Offset, class Op>
 cudaError_t segmented_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, uint64_t num_items, Acc* d_out,
                              uint64_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets, Op op,

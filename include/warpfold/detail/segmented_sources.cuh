@@ -11,7 +11,7 @@
 
 namespace warpfold::detail {
 
-// Offsets as 64-bit element positions, clamped to [0, n) where the caller gave the input's length.
+// Offsets as 64-bit element positions, clamped to [0, n] where the caller gave the input's length.
 template <class Offset>
 __device__ __forceinline__ uint64_t clamped_offset(Offset x, uint64_t n) {
   if constexpr (std::is_signed_v<Offset>) {
@@ -22,7 +22,7 @@ __device__ __forceinline__ uint64_t clamped_offset(Offset x, uint64_t n) {
 }
 
 // Segment s is [begin[s], end[s]) of d_in, empty where end <= begin. With `clamps`, both offsets
-// are first clamped to [0, n), so that no offset reads outside the input.
+// are first clamped to [0, n] (an end of n is the input's end), so that no read leaves the input.
 template <class T, class Offset>
 struct offsets_source {
   using element = T;
