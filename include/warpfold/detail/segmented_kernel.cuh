@@ -3,8 +3,9 @@
 // rows are not neighbours in memory, in one launch.
 //
 // Block b takes tiles b, b + grid, … of tile_segments consecutive segments. For each tile it
-//  1. loads the tile's slots (offsets or row positions) into shared memory, writes init for the
-//     empty segments, and classifies the others by length (segmented_plan.hpp);
+//  1. reads the tile's slots (offsets or row positions), writes init for the empty segments,
+//     folds the shortest in the thread that read them, and files the others in shared memory by
+//     class (segmented_plan.hpp);
 //  2. publishes the long segments (those that cut into two or more pieces) in temp storage, where
 //     any block may take their pieces;
 //  3. reduces the lane- and warp-class segments, each warp those of its share of the tile;
@@ -134,45 +135,122 @@ struct segments_block {
     return true;
   }
 
-  // Step 1 and 2 of a tile: slots into shared memory, init for empty segments, long ones
-  // published, the others this block reduces whole listed.
-  __device__ void load_tile(uint64_t first, unsigned count) {
+  static constexpr unsigned kPerThread = kMaxTileSegments / kSegmentThreads;  // slots a thread loads
+
+  // Step 1 and 2 of a tile: each thread reads its slots (j = thread + k·threads), writes init for
+  // the empty ones, folds the shortest ones itself and records the others' class; then the long
+  // ones are published and the others this block reduces whole listed. True where the tile has
+  // lane- or warp-class segments left for the warps' lists.
+  __device__ bool load_tile(uint64_t first, unsigned count) {
     __syncthreads();  // the previous tile is done with the slots and has read own_count
     if (threadIdx.x == 0) sh.own_count = 0;
-    // Every slot's offsets are read before any is stored: one round trip, not one per slot (the
+    // Every slot's offsets are read before any is used: one round trip, not one per slot (the
     // loads are unconditional, at the tile's last slot where a thread has none, so they go out
     // together).
-    constexpr unsigned kPerThread = kMaxTileSegments / kSegmentThreads;
     typename Source::raw_slot raw[kPerThread];
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       const unsigned j = threadIdx.x + k * kSegmentThreads;
       raw[k] = p.source.read(first + (j < count ? j : count - 1));
     }
+    // The slots a thread folds alone: the shortest (one lane's worth) with their loads in flight
+    // while it files the rest, the longer ones after, from the positions filed in shared memory.
+    constexpr unsigned kInFlight = alone_in_flight(sizeof(T), kLaneItems, kPerThread);
+    T v[kInFlight][kLaneItems];
+    unsigned shortest = 0;  // byte k: the length of slot k where it is of the one-lane class
+    unsigned longer = 0;    // bit k: slot k is folded alone after the others are filed
+    unsigned whole = 0;     // bit k: slot k is block-class
+    bool listed = false;
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       const unsigned j = threadIdx.x + k * kSegmentThreads;
-      if (j < count) {
-        const segment_slot slot = p.source.slot_of(raw[k]);
-        sh.base[j] = slot.base;
-        sh.len[j] = slot.len;
-      }
+      const segment_slot slot = p.source.slot_of(raw[k]);
+      const uint8_t code = j < count ? file_slot(first, j, slot) : 0;
+      // Loads in straight-line code, predicated: values loaded under a branch would be spilled.
+      const unsigned len = code == 1 ? unsigned(slot.len) : 0u;
+      load_alone(slot, len, v[k % kInFlight]);
+      shortest |= len << 8 * k;
+      longer |= unsigned(code > 1 && code <= kAloneMaxCode) << k;
+      whole |= unsigned(code == kBlockClassCode) << k;
+      listed |= code > kAloneMaxCode && code != kBlockClassCode;
+      if ((k + 1) % kInFlight == 0) fold_alone(first, k + 1 - kInFlight, v, shortest);
     }
-    __syncthreads();
-    for (unsigned j = threadIdx.x; j < count; j += kSegmentThreads) {
-      const uint64_t s = first + j;
-      const segment_slot slot{sh.base[j], sh.len[j]};
-      const segment_class c = classify_segment(slot.len, sizeof(T));
-      sh.code[j] = class_code(slot.len, sizeof(T));
-      if (c == segment_class::empty) {
-        write(s, Acc{}, false);
-      } else if (c == segment_class::block) {
-        const uint64_t pieces = pieces_of(p.source.view_of(slot).items());
-        if (pieces < 2 || !publish(s, pieces)) sh.own[atomicAdd(&sh.own_count, 1u)] = j;
-      }
+    if (kAloneMaxCode > 1) fold_longer_alone(first, longer);
+    listed = __syncthreads_or(listed);
+#pragma unroll
+    for (unsigned k = 0; k < kPerThread; ++k) {
+      if ((whole >> k & 1u) == 0) continue;
+      const unsigned j = threadIdx.x + k * kSegmentThreads;
+      const uint64_t pieces = pieces_of(p.source.view_of({sh.base[j], sh.len[j]}).items());
+      if (pieces < 2 || !publish(first + j, pieces)) sh.own[atomicAdd(&sh.own_count, 1u)] = j;
     }
     __syncthreads();
     if (threadIdx.x == 0) count_classified_tile();
+    return listed;
+  }
+
+  // Slot j of the tile: init written where it is empty; its code stored for the lists (0 where
+  // no list needs it: empty, block-class, or short enough for its thread to fold alone), and its
+  // position where anything but the first batch of alone folds reads it. Returns its code,
+  // kBlockClassCode for the block class.
+  __device__ __forceinline__ uint8_t file_slot(uint64_t first, unsigned j, const segment_slot& slot) const {
+    const segment_class c = classify_segment(slot.len, sizeof(T));
+    if (c == segment_class::empty) write(first + j, Acc{}, false);
+    const uint8_t code = c == segment_class::block ? kBlockClassCode : class_code(c, slot.len);
+    const bool listed = code > kAloneMaxCode && code != kBlockClassCode;
+    sh.code[j] = listed ? code : 0;
+    if (code > 1) {
+      sh.base[j] = slot.base;
+      sh.len[j] = slot.len;
+    }
+    return code;
+  }
+
+  // The first len elements of a segment (len at most kItems; 0: none).
+  template <unsigned kItems>
+  __device__ __forceinline__ void load_alone(const segment_slot& slot, unsigned len, T (&v)[kItems]) const {
+    const View seg = p.source.view_of(slot);
+#pragma unroll
+    for (unsigned m = 0; m < kItems; ++m) v[m] = m < len ? seg.element_at(m) : T{};
+  }
+
+  // Slots k0 … k0 + kInFlight - 1 of this thread with a length in `lens` (byte k; 0: not
+  // folded here), each folded in element order and written: no list, no shared memory.
+  template <unsigned kInFlight, unsigned kItems>
+  __device__ __forceinline__ void fold_alone(uint64_t first, unsigned k0, const T (&v)[kInFlight][kItems],
+                                             unsigned lens) const {
+#pragma unroll
+    for (unsigned b = 0; b < kInFlight; ++b) {
+      const unsigned len = lens >> 8 * (k0 + b) & 0xffu;
+      if (len == 0) continue;
+      fold_t f = new_fold();
+#pragma unroll
+      for (unsigned m = 0; m < kItems; ++m) {
+        if (m < len) f.add_element(v[b][m], m);
+      }
+      write(first + threadIdx.x + (k0 + b) * kSegmentThreads, f.acc, true);
+    }
+  }
+
+  // The thread's slots of the lane classes above one lane up to kAloneMaxCode (bit k of
+  // `longer`), folded alone from their filed positions, a batch of slots' loads in flight.
+  __device__ __forceinline__ void fold_longer_alone(uint64_t first, unsigned longer) const {
+    constexpr unsigned kInFlight = alone_in_flight(sizeof(T), kAloneItems, kPerThread);
+#pragma unroll
+    for (unsigned k0 = 0; k0 < kPerThread; k0 += kInFlight) {
+      if ((longer >> k0 & ((1u << kInFlight) - 1)) == 0) continue;
+      T v[kInFlight][kAloneItems];
+      unsigned lens = 0;
+#pragma unroll
+      for (unsigned b = 0; b < kInFlight; ++b) {
+        const unsigned j = threadIdx.x + (k0 + b) * kSegmentThreads;
+        const bool mine = longer >> (k0 + b) & 1u;
+        const segment_slot slot{mine ? sh.base[j] : 0, mine ? sh.len[j] : 0};
+        load_alone(slot, unsigned(slot.len), v[b]);
+        lens |= unsigned(slot.len) << 8 * (k0 + b);
+      }
+      fold_alone(first, k0, v, lens);
+    }
   }
 
   // Thread 0, after a tile's classification: the counter that helpers wait on goes up by one.
@@ -312,8 +390,7 @@ struct segments_block {
     const uint64_t first = tile * p.tile_segments;
     const uint64_t left = p.segments - first;
     const unsigned count = unsigned(left < p.tile_segments ? left : p.tile_segments);
-    load_tile(first, count);
-    fold_warp_classes(first, count);
+    if (load_tile(first, count)) fold_warp_classes(first, count);
     __syncthreads();
     const unsigned owned = sh.own_count;
     for (unsigned k = 0; k < owned; ++k) {

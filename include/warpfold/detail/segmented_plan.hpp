@@ -5,7 +5,8 @@
 //
 // A segment is reduced by the smallest team that keeps its loads in flight, chosen from its own
 // length (so its fold order depends on its length and alignment only):
-//   lanes  up to kLaneItems elements per lane: 1, 2, 4, 8 or 16 lanes of a warp;
+//   alone  up to kAloneItems elements: the thread that reads the segment's offsets;
+//   lanes  up to kLaneItems elements per lane: 4, 8 or 16 lanes of a warp;
 //   warp   up to kWarpMaxBytes: a warp, 16-byte vectors;
 //   block  a block, tiles of 16-byte vectors; from 2·kPieceMinTiles tiles on, the segment is
 //          *long*: cut into pieces (tiles p, p + P, p + 2P, ... of it, as reduce's blocks cut
@@ -115,7 +116,21 @@ WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
 // A segment's class as one byte, for the lists a warp builds of its share of a tile: 0 for
 // empty and block-class segments, 1 + log2(lanes) for a lane class, kWarpClassCode for the warp class.
 inline constexpr unsigned kLaneClasses = 5;  // 1, 2, 4, 8 and 16 lanes
+// Lane classes up to this code (1: one lane, 2: two) are folded by the thread that reads the
+// segment's offsets, with no list: kAloneItems elements at most, in element order. Four lanes'
+// worth (16 elements) alone costs more loads in flight than the lists do.
+inline constexpr uint8_t kAloneMaxCode = 2;
+inline constexpr unsigned kAloneItems = kLaneItems << (kAloneMaxCode - 1);
+
+// Slots a thread folds alone at once, `items` elements of elem_bytes each (of its `slots`): as
+// many as keep about 64 bytes of loads in registers (more would spill).
+WARPFOLD_HOST_DEVICE constexpr unsigned alone_in_flight(unsigned elem_bytes, unsigned items, unsigned slots) {
+  const unsigned values = elem_bytes <= 4 ? 16 : elem_bytes <= 8 ? 8 : 4;
+  const unsigned n = values / items;
+  return n >= slots ? slots : n >= 2 ? 2 : 1;
+}
 inline constexpr uint8_t kWarpClassCode = kLaneClasses + 1;
+inline constexpr uint8_t kBlockClassCode = kWarpClassCode + 1;  // the kernel's own, never listed
 static_assert(kMaxLaneGroup == 1u << (kLaneClasses - 1), "one lane class per power of two up to kMaxLaneGroup");
 
 // The longest segment a warp reduces, in elements of elem_bytes (never below the lane classes').
@@ -132,8 +147,8 @@ WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsi
   return segment_class::block;
 }
 
-WARPFOLD_HOST_DEVICE constexpr uint8_t class_code(uint64_t len, unsigned elem_bytes) {
-  const segment_class c = classify_segment(len, elem_bytes);
+// The code of a segment of len elements already classified as c.
+WARPFOLD_HOST_DEVICE constexpr uint8_t class_code(segment_class c, uint64_t len) {
   if (c == segment_class::warp) return kWarpClassCode;
   if (c != segment_class::lanes) return 0;
   uint8_t code = 1;
