@@ -11,6 +11,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -110,17 +111,25 @@ bool compare(const char* label, int log2_n, int rounds, NewCall new_call, OldCal
   return agree;
 }
 
+// The sizes a run covers: 2^low, 2^(low + step), ... up to 2^high, within each type's own range.
+struct size_range {
+  int step = 2, low = 10, high = 30;
+};
+
 // Every type and size: false when a pair of results disagrees.
-bool compare_all(int rounds, int step) {
+bool compare_all(int rounds, const size_range& sizes) {
   bool ok = true;
   auto call_new = [](auto&&... a) { return ab_new::sum(a...); };
   auto call_old = [](auto&&... a) { return ab_old::sum(a...); };
   auto max_new = [](auto&&... a) { return ab_new::max(a...); };
   auto max_old = [](auto&&... a) { return ab_old::max(a...); };
-  for (int k = 10; k <= 30; k += step) ok &= compare<int32_t, int64_t>("int32 sum", k, rounds, call_new, call_old);
-  for (int k = 10; k <= 30; k += step) ok &= compare<float, float>("float sum", k, rounds, call_new, call_old);
-  for (int k = 10; k <= 27; k += step) ok &= compare<double, double>("double sum", k, rounds, call_new, call_old);
-  for (int k = 10; k <= 29; k += step) ok &= compare<__half, __half>("half max", k, rounds, max_new, max_old);
+  const auto each_size = [&](int type_high, auto&& compare_at) {
+    for (int k = sizes.low; k <= std::min(type_high, sizes.high); k += sizes.step) ok &= compare_at(k);
+  };
+  each_size(30, [&](int k) { return compare<int32_t, int64_t>("int32 sum", k, rounds, call_new, call_old); });
+  each_size(30, [&](int k) { return compare<float, float>("float sum", k, rounds, call_new, call_old); });
+  each_size(27, [&](int k) { return compare<double, double>("double sum", k, rounds, call_new, call_old); });
+  each_size(29, [&](int k) { return compare<__half, __half>("half max", k, rounds, max_new, max_old); });
   return ok;
 }
 
@@ -128,9 +137,12 @@ bool compare_all(int rounds, int step) {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 60;
-  const int step = argc > 2 ? std::atoi(argv[2]) : 2;
-  if (rounds < 2 || step < 1) {
-    std::fprintf(stderr, "usage: ab_bench [ROUNDS>=2] [LOG2_STEP>=1]\n");
+  size_range sizes;
+  if (argc > 2) sizes.step = std::atoi(argv[2]);
+  if (argc > 3) sizes.low = std::atoi(argv[3]);
+  if (argc > 4) sizes.high = std::atoi(argv[4]);
+  if (rounds < 2 || sizes.step < 1 || sizes.low < 10 || sizes.high > 30 || sizes.low > sizes.high) {
+    std::fprintf(stderr, "usage: ab_bench [ROUNDS>=2] [LOG2_STEP>=1] [LOG2_MIN>=10] [LOG2_MAX<=30]\n");
     return 2;
   }
   cudaDeviceProp p{};
@@ -138,11 +150,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab-bench: no usable CUDA device: %s\n", cudaGetErrorString(rc));
     return 1;
   }
-  std::printf("%s; %d rounds; us per call (batches of 20 below 2^23, of 2 above); ratio = old / new\n", p.name,
-              rounds);
+  std::printf("%s; %d rounds; 2^%d to 2^%d; us per call (batches of 20 below 2^23, of 2 above); ratio = old / new\n",
+              p.name, rounds, sizes.low, sizes.high);
   std::printf("%-10s %-5s %10s %10s %8s %16s\n", "reduce", "n", "new us", "old us", "ratio", "95% interval");
   try {
-    return compare_all(rounds, step) ? 0 : 1;
+    return compare_all(rounds, sizes) ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ab-bench: %s\n", e.what());
     return 1;
