@@ -9,10 +9,10 @@ message; with neither, the script writes nothing and exits 0.
 
 Per shape: one float32 matrix of uniform values in [-1, 1) (never zero); every library's result is
 checked against a float64 sum of the same matrix within len * 2^-24 * sum|x| (the bound that holds
-for any order of the additions, as the C++ bench checks); then warm-up rounds and timed rounds in
-which each library runs once, CUDA events around the call, order rotating from round to round
-(the timing of python/warpfold/bench.py, loaded from there). GB/s counts the distinct bytes moved:
-the input read and the outputs written, as the C++ bench does.
+for any order of the additions, as the C++ bench checks); then warm-up rounds and timed calls,
+CUDA events around each, in the C++ bench's orders and turns (the timing of
+python/warpfold/bench.py, loaded from there). GB/s counts the distinct bytes moved: the input
+read and the outputs written, as the C++ bench does.
 """
 
 from __future__ import annotations
@@ -158,9 +158,9 @@ def bench_shape(libs: List[Library], shape: Shape, args) -> List[dict]:
         checks[lib.name] = check(lib, views[lib.name], shape.dim, call())
         found.append(helpers.Contender(lib.name, call))
     events = libs[0].module if libs[0].name == "torch" else CupyEvents(libs[0].module)
-    times = helpers.time_rounds(events, found, args.rounds, args.warmup)
     elements = shape.elements
     moved = (elements + shape.outputs) * 4
+    times = helpers.time_rounds(events, found, args.rounds, args.warmup, helpers.series_turn(moved, args.l2_bytes))
     rows = []
     for contender in found:
         t = times[contender.name]
@@ -177,6 +177,13 @@ def device_name(libs: List[Library]) -> str:
         return lib.module.cuda.get_device_name()
     props = lib.module.cuda.runtime.getDeviceProperties(lib.module.cuda.Device().id)
     return props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+
+
+def l2_bytes(libs: List[Library]) -> int:
+    lib = libs[0]
+    if lib.name == "torch":
+        return helpers.l2_bytes(lib.module)
+    return int(lib.module.cuda.runtime.getDeviceProperties(lib.module.cuda.Device().id).get("l2CacheSize", 0))
 
 
 def summary_lines(result: dict) -> List[str]:
@@ -202,6 +209,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     for name, reason in skipped.items():
         print(f"segmented_torch.py: {name} skipped: {reason}", file=sys.stderr)
+    args.l2_bytes = l2_bytes(libs)
     rows: List[dict] = []
     for shape in shapes(args.elements):
         rows.extend(bench_shape(libs, shape, args))
@@ -211,8 +219,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "meta": {"command": "bench/segmented_torch.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                  "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": helpers.commit(), "device": device,
                  "versions": helpers.versions(), "rounds": args.rounds, "warmup": args.warmup,
-                 "log2_elements": args.elements},
-        "notes": ["median_us etc.: CUDA events around one call, from an idle GPU, per round, order rotating",
+                 "log2_elements": args.elements, "l2_bytes": args.l2_bytes, "series_turn": helpers.SERIES_TURN},
+        "notes": ["median_us etc.: CUDA events around one call, from an idle GPU, timed as python -m warpfold.bench "
+                  "and the C++ bench time (balanced orders; past half the L2, turns after an untimed call)",
                   "gbps: (input elements + outputs) * 4 bytes over the median time, as the C++ bench counts",
                   "check: against a float64 sum within len * 2^-24 * sum|x|"],
         "rows": rows, "skipped": skipped,

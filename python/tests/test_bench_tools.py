@@ -97,3 +97,99 @@ def test_axis_summary_names_every_loss():
     text = "\n".join(bench.axis_summary_lines(rows))
     assert "axis shapes slower than torch or cupy: 4 x 2^24, dim=0 vs torch (0.90)" in text
     assert "axis results beyond the bound: none" in text
+
+
+# --- the timing: the C++ harness's orders and turns (src/harness/run_order.hpp, gpu_timer.hpp) ---------
+
+def test_round_order_is_the_cpp_harness_order():
+    # run_order.hpp's round_order(3, r) for r = 0..5, worked out by hand from its mixed radix
+    assert [bench.round_order(3, r) for r in range(6)] == [[0, 1, 2], [1, 0, 2], [2, 0, 1], [0, 2, 1], [1, 2, 0],
+                                                           [2, 1, 0]]
+    orders = {tuple(bench.round_order(4, r)) for r in range(24)}
+    assert len(orders) == 24 and all(sorted(o) == [0, 1, 2, 3] for o in orders)
+    assert bench.round_order(4, 24) == bench.round_order(4, 0)
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_each_contender_follows_each_other_equally_often(count):
+    rounds = 1
+    for k in range(2, count + 1):
+        rounds *= k
+    follows = {}
+    for r in range(rounds):
+        order = bench.round_order(count, r)
+        for before, after in zip(order, order[1:]):
+            follows[(before, after)] = follows.get((before, after), 0) + 1
+    assert len(follows) == count * (count - 1) and len(set(follows.values())) == 1
+    firsts = [bench.round_order(count, r)[0] for r in range(rounds)]
+    assert all(a != b for a, b in zip(firsts, firsts[1:]))  # no contender starts two rounds running
+
+
+def test_series_turn_follows_the_l2():
+    mib = 1 << 20
+    assert bench.series_turn(25 * mib, 50 * mib) == 1
+    assert bench.series_turn(25 * mib + 1, 50 * mib) == bench.SERIES_TURN == 10
+    assert bench.series_turn(1024, 0) == bench.SERIES_TURN  # an unknown L2: turns
+
+
+@pytest.mark.parametrize("rounds, warmup, turn", [(30, 3, 1), (30, 3, 10), (25, 0, 10), (7, 2, 3)])
+def test_schedule_gives_every_contender_its_rounds(rounds, warmup, turn):
+    steps = bench.timing_schedule(3, rounds, warmup, turn)
+    for j in range(3):
+        assert sum(1 for s in steps if s.contender == j and s.timed) == rounds
+    assert all(not s.timed for s in steps[:3 * warmup])
+    untimed_after_warmup = sum(1 for s in steps[3 * warmup:] if not s.timed)
+    turns = -(-rounds // turn)
+    assert untimed_after_warmup == (3 * turns if turn > 1 else 0)
+
+
+def test_a_turn_begins_after_a_call_of_its_own():
+    steps = bench.timing_schedule(3, 30, 3, 10)
+    timed_after = [(steps[k - 1].contender, s.contender) for k, s in enumerate(steps) if s.timed]
+    assert all(before == after for before, after in timed_after)  # never right after another library
+    interleaved = bench.timing_schedule(3, 30, 3, 1)
+    assert all(s.timed for s in interleaved[9:]) and [s.contender for s in interleaved[9:12]] == bench.round_order(3, 0)
+
+
+class FakeClock:
+    """torch.cuda's Event and synchronize over a made-up clock that each contender's call advances."""
+
+    def __init__(self):
+        self.now_ms = 0.0
+        self.cuda = self
+        clock = self
+
+        class Event:
+            def __init__(self, enable_timing=True):
+                self.at = None
+
+            def record(self):
+                self.at = clock.now_ms
+
+            def synchronize(self):
+                pass
+
+            def elapsed_time(self, end):
+                return end.at - self.at
+
+        self.Event = Event
+
+    def synchronize(self):
+        pass
+
+
+def test_time_rounds_times_each_call_in_schedule_order():
+    clock, calls = FakeClock(), []
+
+    def contender(name, ms):
+        def call():
+            calls.append(name)
+            clock.now_ms += ms
+        return bench.Contender(name, call)
+
+    found = [contender("warpfold", 0.1), contender("torch", 0.2), contender("cupy", 49.0)]
+    times = bench.time_rounds(clock, found, rounds=25, warmup=2, turn=10)
+    assert calls == [found[s.contender].name for s in bench.timing_schedule(3, 25, 2, 10)]
+    assert {name: len(t) for name, t in times.items()} == {"warpfold": 25, "torch": 25, "cupy": 25}
+    assert times["warpfold"] == pytest.approx([100.0] * 25) and times["cupy"] == pytest.approx([49000.0] * 25)
+

@@ -1,9 +1,12 @@
 """python -m warpfold.bench: warpfold.sum against torch.sum, cupy.sum and cuda.compute.reduce_into.
 
 Every contender reads the same device buffer (CuPy and cuda.compute see the PyTorch tensor
-without a copy). Per size and dtype: warm-up rounds, then rounds in which each contender is timed
-once with CUDA events around the call, from an idle GPU, in an order that rotates from round to
-round. Reported: each contender's median time and spread, and the median of the per-round ratios
+without a copy). Per size and dtype: warm-up rounds, then timed calls with CUDA events around each
+call, from an idle GPU (so a call's time includes its host time up to the launch), timed as the
+C++ bench times (docs/design.md M2, M3): while the bytes a call moves fit in half the L2, one call
+of each contender per round, each round in an order of its own (each contender follows each other
+one equally often); past that, turns of 10 calls per contender, each turn after an untimed call of
+its own. Reported: each contender's median time and spread, and the median of the per-round ratios
 (their time / warpfold's, above 1: warpfold is faster) with a bootstrap 95% interval. Also the
 per-call host time at 2^10 (calls issued back to back, no waiting in between).
 With --axis, also warpfold.sum(x, dim) against torch.sum(x, dim) and cupy.sum(x, axis) on the
@@ -221,22 +224,73 @@ def cccl_contender(cupy, xc, dtype: str) -> Contender:
     return Contender("cccl", call)
 
 
-# --- timing ------------------------------------------------------------------------------------
+# --- timing: the C++ harness's (src/harness/gpu_timer.hpp time_in_turns; docs/design.md M2, M3) ----
 
-def time_rounds(torch, found: List[Contender], rounds: int, warmup: int) -> Dict[str, List[float]]:
-    """µs per call of each contender, one call per round, order rotating, events around each."""
+SERIES_TURN = 10  # timed calls per turn for inputs past half the L2 (the C++ bench's kSeriesTurn)
+
+
+def round_order(count: int, round_index: int) -> List[int]:
+    """The order of `count` contenders in round `round_index`, as src/harness/run_order.hpp's
+    round_order: the round number read in a mixed radix, one digit per position, so that over
+    count! rounds each order comes once and each contender directly follows each other one
+    equally often."""
+    left, order = list(range(count)), []
+    for base in range(count, 0, -1):
+        round_index, digit = divmod(round_index, base)
+        order.append(left.pop(digit))
+    return order
+
+
+def series_turn(nbytes: int, l2_bytes: int) -> int:
+    """Timed calls per turn: 1 (one call of each contender per round) while the bytes a call moves
+    fit in half the L2, else SERIES_TURN, as the C++ bench; an unknown L2 (0) takes turns."""
+    return 1 if 0 < 2 * nbytes <= l2_bytes else SERIES_TURN
+
+
+def l2_bytes(torch) -> int:
+    """The current GPU's L2 size (0 where PyTorch does not say)."""
+    return int(getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or 0)
+
+
+class Step(NamedTuple):
+    contender: int  # index into the contenders
+    timed: bool
+
+
+def timing_schedule(count: int, rounds: int, warmup: int, turn: int = 1) -> List[Step]:
+    """The calls time_rounds makes, in order: `warmup` untimed rounds, then turns of `turn` timed
+    calls of each contender, the contenders of each round in round_order, until each has `rounds`
+    timed calls. With turn > 1 every turn begins with an untimed call of its own contender, so no
+    timed call follows another library's (a long call slows the one after it: docs/design.md M9)."""
+    steps: List[Step] = []
+    for r in range(warmup):
+        steps.extend(Step(j, False) for j in round_order(count, r))
+    done, r = 0, 0
+    while done < rounds:
+        calls = min(turn, rounds - done)
+        for j in round_order(count, r):
+            if turn > 1:
+                steps.append(Step(j, False))
+            steps.extend([Step(j, True)] * calls)
+        done, r = done + calls, r + 1
+    return steps
+
+
+def time_rounds(torch, found: List[Contender], rounds: int, warmup: int, turn: int = 1) -> Dict[str, List[float]]:
+    """µs per call of each contender in timing_schedule's order: CUDA events around each call,
+    each call (timed or not) waited for, so every timed call starts from an idle GPU. Sample i of
+    every contender comes from the same round or turn (for per-round ratios)."""
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times: Dict[str, List[float]] = {c.name: [] for c in found}
     torch.cuda.synchronize()
-    for r in range(warmup + rounds):
-        shift = r % len(found)
-        for contender in found[shift:] + found[:shift]:
-            start.record()
-            contender.call()
-            end.record()
-            end.synchronize()
-            if r >= warmup:
-                times[contender.name].append(start.elapsed_time(end) * 1000.0)
+    for step in timing_schedule(len(found), rounds, warmup, turn):
+        contender = found[step.contender]
+        start.record()
+        contender.call()
+        end.record()
+        end.synchronize()
+        if step.timed:
+            times[contender.name].append(start.elapsed_time(end) * 1000.0)
     return times
 
 
@@ -271,7 +325,7 @@ def bench_one(torch, dtype: str, log2_n: int, args, skip: Dict[str, str]) -> Lis
     found = contenders(x, dtype, skip, not args.no_cccl)
     ours = found[0].call()
     checks = {c.name: "ok" if c.name == "warpfold" or agrees(ours, c.call(), dtype) else "MISMATCH" for c in found}
-    times = time_rounds(torch, found, args.rounds, args.warmup)
+    times = time_rounds(torch, found, args.rounds, args.warmup, series_turn(n * x.element_size(), args.l2_bytes))
     rows = []
     for contender in found:
         t = times[contender.name]
@@ -328,8 +382,8 @@ def bench_axis_shape(torch, shape: AxisBenchShape, args, skip: Dict[str, str]) -
     found = axis_contenders(x, shape, skip)
     v = AXIS_VIEWS[shape.view](x) if shape.view else x
     checks = {c.name: axis_check(torch, v, shape.dim, c.call()) for c in found}
-    times = time_rounds(torch, found, args.rounds, args.warmup)
     moved = (shape.elements + shape.outputs) * 4  # distinct bytes: the input read and the outputs written
+    times = time_rounds(torch, found, args.rounds, args.warmup, series_turn(moved, args.l2_bytes))
     rows = []
     for contender in found:
         t = times[contender.name]
@@ -448,6 +502,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("warpfold.bench: no CUDA device visible to PyTorch", file=sys.stderr)
         return 1
     properties = torch.cuda.get_device_properties(torch.cuda.current_device())
+    args.l2_bytes = l2_bytes(torch)
     skip: Dict[str, str] = {}
     rows: List[dict] = []
     for dtype in args.dtypes:
@@ -466,8 +521,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "meta": {"command": "python -m warpfold.bench " + " ".join(argv if argv is not None else sys.argv[1:]),
                  "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit(), "device": properties.name,
                  "sm_count": properties.multi_processor_count, "versions": versions(), "rounds": args.rounds,
-                 "warmup": args.warmup, "dtypes": list(args.dtypes), "log2_sizes": list(args.sizes)},
-        "notes": ["median_us etc.: CUDA events around one call, from an idle GPU, per round",
+                 "warmup": args.warmup, "dtypes": list(args.dtypes), "log2_sizes": list(args.sizes),
+                 "l2_bytes": args.l2_bytes, "series_turn": SERIES_TURN},
+        "notes": ["median_us etc.: CUDA events around one call from an idle GPU (host time to the launch included); "
+                  "one call of each contender per round, in balanced orders, while a call moves at most half the "
+                  "L2 (l2_bytes), else turns of series_turn calls each, every turn after an untimed call of its own",
                   "ratio_vs_warpfold: median over rounds of (this library's time / warpfold's in the same round)",
                   "ratio_ci95: 95% percentile bootstrap interval of that median",
                   "host_us_per_call_2e10: host time per call, float32 at 2^10, calls back to back",
