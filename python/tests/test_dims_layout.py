@@ -173,3 +173,41 @@ def test_passes_over_contiguous_arrays(shape, dims, passes):
     sums = [sum(values[k] for k in line) for line in reduced_sets(shape, _layout.c_strides(shape), dims)]
     assert len(_layout.contiguous_passes(shape, dims)) == passes
     assert simulate_passes(values, shape, dims) == sums
+
+
+# --- the axis bench's shapes, as the C++ bench reads them ------------------------------------------------
+
+def cpp_bench_shape(shape):
+    """The axis_shape `warpfold bench --axis` passes to reduce_axis for one of its shapes
+    (src/bench/segmented_bench.cpp's prepare()): (outer, axis, inner, outer_stride, axis_stride,
+    inner_stride)."""
+    r, c = shape.rows, shape.cols
+    if shape.view == "x.T.sum(1)":
+        return (c, r, 1, 1, c, 1)
+    if shape.view == "x[:, ::2].sum(1)":
+        return (r, c // 2, 1, c, 2, 1)
+    return (1, r, c, r * c, c, 1) if shape.dim == 0 else (r, c, 1, c, 1, 1)
+
+
+def as_dispatched(extents):
+    """What reduce_axis reads of a shape (include/warpfold/detail/segmented_dispatch.cuh's
+    dispatch_axis): outputs side by side and rows apart become columns of one outer, and the stride
+    of an extent of one is never read."""
+    outer, axis, inner, outer_stride, axis_stride, inner_stride = extents
+    if inner == 1 and outer > 1 and outer_stride == 1 and axis_stride != 1:
+        outer, axis, inner, outer_stride, axis_stride, inner_stride = 1, axis, outer, 0, axis_stride, 1
+    return (outer, axis, inner, outer_stride if outer > 1 else 0, axis_stride if axis > 1 else 0,
+            inner_stride if inner > 1 else 0)
+
+
+@pytest.mark.parametrize("log2_elements", [26, 11])
+def test_the_axis_bench_shapes_reach_reduce_axis_as_in_the_cpp_bench(log2_elements):
+    from warpfold import bench
+
+    for shape in bench.axis_bench_shapes(log2_elements):
+        r, c = shape.rows, shape.cols
+        sizes, strides = {"x.T.sum(1)": ((c, r), (1, c)), "x[:, ::2].sum(1)": ((r, c // 2), (c, 2))}.get(
+            shape.view, ((r, c), (c, 1)))
+        ours = _layout.axis_shape(sizes, strides, (shape.dim,), True)
+        assert ours.offset == 0
+        assert as_dispatched(ours.extents) == as_dispatched(cpp_bench_shape(shape)), shape.name
