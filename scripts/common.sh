@@ -173,3 +173,27 @@ install_python_package() {
     die "installing the Python package into $site failed"
   rm -rf "$wheels"
 }
+
+# On a GPU machine without a package registry: the wheels carried in .whl/ (scripts/python-wheels.sh
+# downloads them) installed into folder $1 and put on PYTHONPATH, where there are any.
+use_carried_wheels() {
+  local deps="$1" wheels
+  shopt -s nullglob
+  wheels=("$WARPFOLD_ROOT"/.whl/*.whl)
+  shopt -u nullglob
+  [ ${#wheels[@]} -gt 0 ] || return 0
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$deps" \
+    "${wheels[@]}" || die "installing the carried wheels failed"
+  export PYTHONPATH="$deps${PYTHONPATH:+:$PYTHONPATH}"
+}
+
+# install_python_package into folder $1 on a machine that may lack the CLI's headers: today's root
+# CMakeLists looks for them even when only the extension is built; where they are missing, an
+# empty folder ($2, created) stands in (nothing that is built includes them).
+install_python_package_offline() {
+  local site="$1" none="$2" defines=()
+  mkdir -p "$none"
+  have_header CLI/CLI.hpp || defines+=(-C "cmake.define.WARPFOLD_CLI11_INCLUDE=$none")
+  have_header nlohmann/json.hpp || defines+=(-C "cmake.define.WARPFOLD_JSON_INCLUDE=$none")
+  install_python_package "$site" "${defines[@]}"
+}

@@ -16,25 +16,13 @@ say() { echo "$*" | tee -a "$summary"; }
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-shopt -s nullglob
-wheels=("$WARPFOLD_ROOT"/.whl/*.whl)
-if [ ${#wheels[@]} -gt 0 ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$scratch/deps" \
-    "${wheels[@]}" || die "installing the carried wheels failed"
-  export PYTHONPATH="$scratch/deps${PYTHONPATH:+:$PYTHONPATH}"
-fi
+use_carried_wheels "$scratch/deps"
 find_cuda
 say "$(run_stamp)"
 say "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1); $(python3 --version 2>&1)"
 
-# Today's root CMakeLists looks for the CLI's headers even when only the extension is built;
-# where they are missing, an empty folder stands in (nothing that is built includes them).
-defines=()
-mkdir -p "$scratch/none"
-have_header CLI/CLI.hpp || defines+=(-C "cmake.define.WARPFOLD_CLI11_INCLUDE=$scratch/none")
-have_header nlohmann/json.hpp || defines+=(-C "cmake.define.WARPFOLD_JSON_INCLUDE=$scratch/none")
 start=$(date +%s)
-install_python_package "$scratch/site" "${defines[@]}"
+install_python_package_offline "$scratch/site" "$scratch/none"
 cp "$WARPFOLD_ROOT/build-python/pip-wheel.log" "$out/python-build.log"
 say "build and install: $(( $(date +%s) - start )) s ($(grep -o 'CUDA architectures .*' "$out/python-build.log" | head -1))"
 export PYTHONPATH="$scratch/site:$PYTHONPATH"
