@@ -193,3 +193,45 @@ def test_time_rounds_times_each_call_in_schedule_order():
     assert {name: len(t) for name, t in times.items()} == {"warpfold": 25, "torch": 25, "cupy": 25}
     assert times["warpfold"] == pytest.approx([100.0] * 25) and times["cupy"] == pytest.approx([49000.0] * 25)
 
+
+def load_axis_timing():
+    """bench/python_axis_timing.py (a script beside the C++ bench, not part of the package)."""
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "python_axis_timing.py")
+    spec = importlib.util.spec_from_file_location("python_axis_timing", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_axis_timing_reads_both_benches_and_prints_every_shape(tmp_path):
+    import json
+
+    timing = load_axis_timing()
+    assert timing.short_name("void warpfold::detail::columns_kernel<warpfold::detail::columns_params<float, float, "
+                             "float, warpfold::plus>, true>(warpfold::detail::columns_params<float>)") == \
+        "columns_kernel<..., true>"
+    assert timing.short_name("Memset (Device)") == "Memset"
+    cpp = tmp_path / "cpp.json"
+    cpp.write_text(json.dumps({"tables": [{"rows": [
+        {"kind": "axis", "shape": "2^24 x 4, dim=0", "library": "warpfold", "median_us": 103.7},
+        {"kind": "axis", "shape": "2^24 x 4, dim=0", "library": "roofline probe", "median_us": 66.7},
+        {"kind": "segmented", "shape": "2^24 x 4", "library": "warpfold", "median_us": 295.5}]}]}))
+    py = tmp_path / "py.json"
+    py.write_text(json.dumps({"axis_rows": [{"shape": "2^24 x 4, dim=0", "library": "warpfold", "median_us": 121.0}]}))
+    assert timing.medians_of(str(cpp), "rows") == {"2^24 x 4, dim=0": 103.7}
+    assert timing.medians_of(str(cpp), "rows", "roofline probe") == {"2^24 x 4, dim=0": 66.7}
+    assert timing.medians_of(str(py), "axis_rows") == {"2^24 x 4, dim=0": 121.0}
+    assert timing.medians_of(None, "rows") == {} and timing.medians_of(str(tmp_path / "none.json"), "rows") == {}
+    ours = {"gpu": 100.0, "gpu_long": 101.0, "queued": 101.5, "idle": 118.0, "cupy": 160.0, "spin": 150.0,
+            "sleep": 119.0, "host": 14.0, "host_after_cupy": 40.0, "host_after_spin": 38.0, "host_after_sleep": 15.0,
+            "kernels": "1 x columns_kernel<..., true> 99.0us"}
+    theirs = {"gpu": 80.0, "gpu_long": 80.0, "idle": 86.0, "host": 5.0, "cupy": 120.0, "host_after_cupy": 20.0}
+    rows = [{"shape": name, "cupy_us": 49000.0, "warpfold": ours, "torch": theirs}
+            for name in ("2^24 x 4, dim=0", "2^24 x 4, dim=1")]
+    lines = timing.table(rows, timing.medians_of(str(cpp), "rows"), {}, {})
+    assert sum(1 for line in lines if line.startswith("2^24 x 4, dim=")) == 2
+    assert any("columns_kernel<..., true> 99.0us" in line for line in lines)
+    assert "warpfold idle - C++, per shape, µs: +14.3" in lines
