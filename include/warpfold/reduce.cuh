@@ -21,7 +21,10 @@
 // * Temp storage: its size depends on the input, accumulator and operator types and on the
 //   device, never on n, so one query serves every size on a device. It needs no initialisation
 //   (cudaMalloc's 256-byte alignment is more than its 8) and may be reused by the next call on
-//   the same stream; as with CUB, two reduces running at once need two.
+//   the same stream; as with CUB, two reduces running at once need two. (compute-sanitizer's
+//   initcheck reports the combine's polls of words that no call has written yet, though no
+//   result depends on them: to run clean under it, write new temp storage once, with any bytes;
+//   reduce_value does.)
 // * Asynchronous on `stream`, one kernel launch (in a CUDA graph capture, a memset node before it),
 //   no host synchronisation.
 // * Reproducible: for a given device, n and pointer alignment the fold order is fixed, so

@@ -245,7 +245,10 @@ cudaError_t dispatch_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Out
 }
 
 // Allocates temp storage and an output slot on the stream, runs `call(temp, bytes, out)`, copies
-// the result back and frees; throws warpfold::cuda_error on any failure.
+// the result back and frees; throws warpfold::cuda_error on any failure. The temp storage is
+// written once first: the combine polls words before the other blocks store them, which
+// compute-sanitizer's initcheck reports as reads of memory nothing wrote (their bytes never
+// decide a result), and a caller of this function has no other way to keep them out of its run.
 template <class Acc, class Call>
 Acc run_to_value(cudaStream_t stream, Call&& call) {
   size_t bytes = 0;
@@ -255,7 +258,8 @@ Acc run_to_value(cudaStream_t stream, Call&& call) {
   Acc* out = reinterpret_cast<Acc*>((reinterpret_cast<uintptr_t>(temp) + bytes + alignof(Acc) - 1) / alignof(Acc) *
                                     alignof(Acc));
   Acc result{};
-  cudaError_t rc = call(temp, bytes, out);
+  cudaError_t rc = cudaMemsetAsync(temp, 0, bytes, stream);
+  if (rc == cudaSuccess) rc = call(temp, bytes, out);
   if (rc == cudaSuccess) rc = cudaMemcpyAsync(&result, out, sizeof(Acc), cudaMemcpyDeviceToHost, stream);
   const cudaError_t free_rc = cudaFreeAsync(temp, stream);
   const cudaError_t sync_rc = cudaStreamSynchronize(stream);
