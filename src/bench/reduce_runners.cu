@@ -3,6 +3,7 @@
 
 #include "bench/no_combine.cuh"
 #include "harness/device_buffer.hpp"
+#include "harness/sanitizer.hpp"
 #include "harness/host_float_convert.hpp"
 
 #include <warpfold/reduce.cuh>
@@ -67,7 +68,7 @@ class two_phase_runner final : public ReduceRunner {
   using acc = typename ops<T, Op>::acc;
   two_phase_runner(const void* in, uint64_t n, cudaStream_t s) : in_(static_cast<const T*>(in)), n_(n), stream_(s), out_(1) {
     WARPFOLD_CUDA_CHECK(call(nullptr));
-    temp_ = harness::DeviceBuffer<char>(temp_bytes_);
+    temp_ = harness::fresh_temp_storage(temp_bytes_, stream_);
   }
   void run() override { WARPFOLD_CUDA_CHECK(call(temp_.get())); }
   double result() override {

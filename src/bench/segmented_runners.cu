@@ -3,6 +3,7 @@
 #include "bench/segmented_runners.hpp"
 
 #include "harness/device_buffer.hpp"
+#include "harness/sanitizer.hpp"
 
 #include <warpfold/detail/reduce_policy.hpp>
 #include <warpfold/reduce_axis.cuh>
@@ -137,7 +138,7 @@ class two_phase_segmented final : public SegmentedRunner {
   two_phase_segmented(uint64_t count, cudaStream_t stream, Call call)
       : call_(call), out_(count, stream) {
     WARPFOLD_CUDA_CHECK(call_(nullptr, bytes_, out_.get()));
-    temp_ = harness::DeviceBuffer<char>(bytes_ > 0 ? bytes_ : 1);
+    temp_ = harness::fresh_temp_storage(bytes_ > 0 ? bytes_ : 1, stream);
   }
   void run() override { WARPFOLD_CUDA_CHECK(call_(temp_.get(), bytes_, out_.get())); }
   std::vector<float> outputs() override { return out_.read(); }

@@ -5,6 +5,7 @@
 // instantiate warpfold's calls (the fuzzer's, the tests').
 
 #include "harness/device_buffer.hpp"
+#include "harness/sanitizer.hpp"
 
 #include <warpfold/error.hpp>
 
@@ -16,14 +17,15 @@
 
 namespace warpfold::harness {
 
-// Through `temp` (grown as the call needs and kept for the next) into out[0, count), poisoned
-// first; waits for `stream` and returns the outputs. Throws warpfold::cuda_error for any failure.
+// Through `temp` (grown as the call needs and kept for the next; under initcheck, written when
+// new: sanitizer.hpp) into out[0, count), poisoned first; waits for `stream` and returns the
+// outputs. Throws warpfold::cuda_error for any failure.
 template <class Out, class Call>
 std::vector<Out> run_two_phase_into(Call&& call, DeviceBuffer<char>& temp, Out* out, uint64_t count,
                                     cudaStream_t stream) {
   size_t bytes = 0;
   WARPFOLD_CUDA_CHECK(call(nullptr, bytes, static_cast<Out*>(nullptr)));
-  if (bytes > temp.bytes()) temp = DeviceBuffer<char>(bytes);
+  if (bytes > temp.bytes()) temp = fresh_temp_storage(bytes, stream);
   std::vector<Out> result(count);
   if (count > 0) WARPFOLD_CUDA_CHECK(cudaMemsetAsync(out, 0x5a, count * sizeof(Out), stream));
   WARPFOLD_CUDA_CHECK(call(temp.get(), bytes, out));

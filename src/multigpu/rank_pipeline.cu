@@ -2,6 +2,7 @@
 #include "multigpu/rank_pipeline.hpp"
 
 #include "harness/device_buffer.hpp"
+#include "harness/sanitizer.hpp"
 #include "multigpu/shard_values.hpp"
 
 #include <warpfold/distributed.cuh>
@@ -41,7 +42,7 @@ class pipeline final : public RankPipeline {
       WARPFOLD_CUDA_CHECK(cudaGetLastError());
     }
     WARPFOLD_CUDA_CHECK(reduce(nullptr));
-    temp_ = harness::DeviceBuffer<char>(temp_bytes_);
+    temp_ = harness::fresh_temp_storage(temp_bytes_, stream_);
   }
 
   void enqueue_local() override { WARPFOLD_CUDA_CHECK(reduce(temp_.get())); }

@@ -121,7 +121,7 @@ struct ShardedInput {
       result.emplace_back(1);
       EXPECT_EQ(cudaMemsetAsync(result.back().get(), kPoison, sizeof(Acc), stream), cudaSuccess);
       EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);  // `values` may go before the copy is read
-      temp.emplace_back(temp_bytes_of<T, Acc, Op>(comms[size_t(d)]));
+      temp.push_back(harness::fresh_temp_storage(temp_bytes_of<T, Acc, Op>(comms[size_t(d)]), stream));
       shards.push_back({d, data.back().get(), extent.count, result.back().get(), temp.back().get(), temp.back().size(),
                         comms[size_t(d)], stream});
     }
@@ -523,7 +523,7 @@ TEST(DistributedGpu, OneRankPerThreadAsUnderMpirun) {
     harness::DeviceBuffer<double> out(2);
     size_t bytes = 0;
     distributed::allreduce(nullptr, bytes, shard.get(), out.get(), extent.count, plus{}, 2.0, comm, stream);
-    harness::DeviceBuffer<char> temp(bytes);
+    const auto temp = harness::fresh_temp_storage(bytes, stream);
     distributed::allreduce(temp.get(), bytes, shard.get(), out.get(), extent.count, plus{}, 2.0, comm, stream);
     distributed::reduce_to_root(temp.get(), bytes, shard.get(), out.get() + 1, extent.count, plus{}, 2.0, 0, comm,
                                 stream);
@@ -560,7 +560,7 @@ TEST(DistributedGpu, OneRankPerThreadGathersNaNAndMergesBinnedSums) {
     harness::DeviceBuffer<float> max_out(2);
     size_t bytes = 0;
     distributed::allreduce(nullptr, bytes, shard.get(), max_out.get(), extent.count, maximum{}, -1e30f, comm, stream);
-    harness::DeviceBuffer<char> temp(bytes);
+    const auto temp = harness::fresh_temp_storage(bytes, stream);
     WARPFOLD_CUDA_CHECK(cudaMemsetAsync(max_out.get(), kPoison, 2 * sizeof(float), stream));
     distributed::allreduce(temp.get(), bytes, shard.get(), max_out.get(), extent.count, maximum{}, -1e30f, comm,
                            stream);
@@ -571,7 +571,7 @@ TEST(DistributedGpu, OneRankPerThreadGathersNaNAndMergesBinnedSums) {
     const auto part = upload_shard(doubles, uneven[size_t(r)], stream);
     harness::DeviceBuffer<double> sum_out(2);
     distributed::reproducible_sum(nullptr, bytes, part.get(), sum_out.get(), part.size(), comm, stream);
-    harness::DeviceBuffer<char> sum_temp(bytes);
+    const auto sum_temp = harness::fresh_temp_storage(bytes, stream);
     distributed::reproducible_sum(sum_temp.get(), bytes, part.get(), sum_out.get(), part.size(), comm, stream);
     distributed::reproducible_sum_to_root(sum_temp.get(), bytes, part.get(), sum_out.get() + 1, part.size(), 0, comm,
                                           stream);
@@ -610,7 +610,7 @@ TEST(DistributedGpu, ThePhasesByHandGatherThenFold) {
     ASSERT_EQ(distributed::reduce_shard(nullptr, bytes, s.data, partial.back().get(), s.count, minimum{}, 1e300, d,
                                         s.stream),
               cudaSuccess);
-    temp.emplace_back(bytes);
+    temp.push_back(harness::fresh_temp_storage(bytes, s.stream));
     ASSERT_EQ(distributed::reduce_shard(temp.back().get(), bytes, s.data, partial.back().get(), s.count, minimum{},
                                         1e300, d, s.stream),
               cudaSuccess);

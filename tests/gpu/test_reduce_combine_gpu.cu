@@ -107,9 +107,13 @@ struct inputs {
   }
 };
 
+// Device memory as cudaMalloc hands it over (written once under initcheck: harness/sanitizer.hpp).
 struct device_bytes {
   void* p = nullptr;
-  explicit device_bytes(size_t bytes) { EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess); }
+  explicit device_bytes(size_t bytes) {
+    EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
+    EXPECT_EQ(harness::prepare_fresh_temp(p, bytes), cudaSuccess);
+  }
   device_bytes(device_bytes&& other) noexcept : p(other.p) { other.p = nullptr; }
   ~device_bytes() { cudaFree(p); }
   unsigned char* bytes() const { return static_cast<unsigned char*>(p); }

@@ -71,6 +71,8 @@ TEST(ReduceConcurrency, AReduceHeldMidRunSharesNothingWithTheCallsThatPassIt) {
   constexpr int kCalls = 1100;
   ASSERT_EQ(cudaMalloc(&held_temp, held_bytes), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&small_temp, small_bytes), cudaSuccess);
+  ASSERT_EQ(harness::prepare_fresh_temp(held_temp, held_bytes), cudaSuccess);
+  ASSERT_EQ(harness::prepare_fresh_temp(small_temp, small_bytes), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&held_out, sizeof(int64_t)), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&small_out, kCalls * sizeof(int64_t)), cudaSuccess);
   ASSERT_EQ(cudaMemset(small_out, 0x5a, kCalls * sizeof(int64_t)), cudaSuccess);
@@ -140,6 +142,8 @@ TEST(ReduceConcurrency, GraphReplaysBesideDirectCallsStayExact) {
   int64_t *a_out = nullptr, *b_out = nullptr;
   ASSERT_EQ(cudaMalloc(&a_temp, a_bytes), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&b_temp, b_bytes), cudaSuccess);
+  ASSERT_EQ(harness::prepare_fresh_temp(a_temp, a_bytes), cudaSuccess);
+  ASSERT_EQ(harness::prepare_fresh_temp(b_temp, b_bytes), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&a_out, sizeof(int64_t)), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&b_out, sizeof(int64_t)), cudaSuccess);
   cudaStream_t graph_stream = nullptr, direct_stream = nullptr;

@@ -439,6 +439,7 @@ TEST(ReduceLaunch, EveryKindOfStreamRunsTheReduceInOrder) {
   ASSERT_EQ(cudaMalloc(&d_in, n * sizeof(int32_t)), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&d_out, sizeof(int64_t)), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+  ASSERT_EQ(harness::prepare_fresh_temp(temp, bytes), cudaSuccess);
   cudaStream_t blocking = nullptr, non_blocking = nullptr;
   ASSERT_EQ(cudaStreamCreate(&blocking), cudaSuccess);
   ASSERT_EQ(cudaStreamCreateWithFlags(&non_blocking, cudaStreamNonBlocking), cudaSuccess);
@@ -486,7 +487,8 @@ TEST(ReduceLaunch, HostThreadsReduceConcurrently) {
       size_t bytes = 0;
       if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
           reduce(nullptr, bytes, buf.get(), out, n, plus{}, uint64_t(0)) != cudaSuccess ||
-          cudaMalloc(&temp, bytes) != cudaSuccess || cudaMalloc(&out, sizeof(uint64_t)) != cudaSuccess) {
+          cudaMalloc(&temp, bytes) != cudaSuccess || cudaMalloc(&out, sizeof(uint64_t)) != cudaSuccess ||
+          harness::prepare_fresh_temp(temp, bytes, stream) != cudaSuccess) {
         failures[t] = "set-up failed";
         return;
       }
