@@ -2,6 +2,7 @@
 
 #include "harness/device_info.hpp"
 #include "harness/random_data.hpp"
+#include "harness/sanitizer.hpp"
 #include "harness/splitmix64.hpp"
 
 #include <charconv>
@@ -45,10 +46,18 @@ class SeedListener : public ::testing::EmptyTestEventListener {
   }
   void OnTestEnd(const ::testing::TestInfo& info) override {
     if (!info.result()->Failed()) return;
-    std::printf("[   SEED   ] %s.%s: replay with WARPFOLD_TEST_SEED=%llu build/tests/warpfold_gpu_tests "
+    std::printf("[   SEED   ] %s.%s: replay with WARPFOLD_TEST_SEED=%llu%s build/tests/warpfold_gpu_tests "
                 "--gtest_filter=%s.%s\n",
                 info.test_suite_name(), info.name(), static_cast<unsigned long long>(seeds().test_seed),
-                info.test_suite_name(), info.name());
+                environment_that_shapes_inputs().c_str(), info.test_suite_name(), info.name());
+  }
+  // The other variables a test's inputs depend on (its sizes and offsets), as set for this run.
+  static std::string environment_that_shapes_inputs() {
+    std::string text;
+    for (const char* name : {"WARPFOLD_TEST_MAX_N", "WARPFOLD_SANITIZE"}) {
+      if (const char* v = std::getenv(name)) text += std::string(" ") + name + "=" + v;
+    }
+    return text;
   }
 };
 
@@ -89,6 +98,11 @@ uint64_t max_test_n() {
     return power ? uint64_t(1) << value : value;
   }();
   return cap;
+}
+
+bool representative_run() {
+  const std::string& tool = harness::sanitizer_tool();
+  return tool == "racecheck" || tool == "initcheck";
 }
 
 }  // namespace warpfold::testing

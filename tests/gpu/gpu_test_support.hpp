@@ -28,6 +28,14 @@ uint64_t test_seed();
 // since compute-sanitizer slows kernels 10-100×), else unlimited.
 uint64_t max_test_n();
 
+// Whether the tests take representative lists: under compute-sanitizer's racecheck and initcheck
+// (WARPFOLD_SANITIZE, harness/sanitizer.hpp), which slow every launch most (racecheck tracks
+// every shared-memory access, initcheck every byte of device memory). Every kernel path and size
+// class stays; where the whole run takes every pointer offset at every size, a representative one
+// takes one offset per size (drawn from the test's seeds), and no rerun of a call already checked
+// (a rerun checks reproducibility, which those tools add nothing to).
+bool representative_run();
+
 }  // namespace warpfold::testing
 
 #define WARPFOLD_REQUIRE_GPU()                                                        \

@@ -259,10 +259,11 @@ inline std::string case_name(const char* what, regime r, bool csr, uint64_t seed
 }
 
 // The budget of elements a regime's case draws: 2^20 (2^22 for long segments, whose pieces need
-// them), at most WARPFOLD_TEST_MAX_N.
+// them), a quarter of that in a representative run (the same classes of length, fewer segments),
+// at most WARPFOLD_TEST_MAX_N.
 inline uint64_t regime_budget(regime r) {
   const uint64_t want = r == regime::long_segments || r == regime::power_law ? uint64_t(1) << 22 : uint64_t(1) << 20;
-  return std::min(want, max_test_n());
+  return std::min(representative_run() ? want / 4 : want, max_test_n());
 }
 
 }  // namespace warpfold::testing

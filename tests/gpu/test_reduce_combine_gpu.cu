@@ -119,25 +119,29 @@ struct device_bytes {
   unsigned char* bytes() const { return static_cast<unsigned char*>(p); }
 };
 
-// Runs `scenario(reduce, data, seed)` on every path whose size the run allows.
-void on_every_path(const std::function<void(path_reduce&, const inputs&, uint64_t)>& scenario) {
+// Runs `scenario(reduce, data, seed)` on every path whose size the run allows; in a representative
+// run on one of them, the `turn`-th (the scenarios below take turns 0, 1, ...: between them,
+// every path).
+void on_every_path(unsigned turn, const std::function<void(path_reduce&, const inputs&, uint64_t)>& scenario) {
   WARPFOLD_REQUIRE_GPU();
-  int ran = 0;
+  std::vector<const combine_path*> paths;
   for (const combine_path& path : kPaths) {
-    if (path.n > max_test_n()) continue;
-    SCOPED_TRACE(path.name);
+    if (path.n <= max_test_n()) paths.push_back(&path);
+  }
+  if (paths.empty()) GTEST_SKIP() << "every path's size is above WARPFOLD_TEST_MAX_N";
+  if (representative_run()) paths = {paths[turn % paths.size()]};
+  for (const combine_path* path : paths) {
+    SCOPED_TRACE(path->name);
     const uint64_t seed = new_seed();
     SCOPED_TRACE("seed " + std::to_string(seed));
-    path_reduce reduce(path);
-    const inputs data(path.n, 4, seed);
+    path_reduce reduce(*path);
+    const inputs data(path->n, 4, seed);
     scenario(reduce, data, seed);
-    ++ran;
   }
-  if (ran == 0) GTEST_SKIP() << "every path's size is above WARPFOLD_TEST_MAX_N";
 }
 
 TEST(ReduceCombine, AnotherUsedTempStorageCopiedOverItWholeOrInPart) {
-  on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
+  on_every_path(0, [](path_reduce& r, const inputs& d, uint64_t) {
     const size_t bytes = r.temp_bytes();
     device_bytes t1(bytes), t2(bytes);
     ASSERT_EQ(r.sum(t1.p, d.device[0]), d.sums[0]);
@@ -153,7 +157,7 @@ TEST(ReduceCombine, AnotherUsedTempStorageCopiedOverItWholeOrInPart) {
 // The failure of an epoch kept in temp storage alone: set back, it let the next reduce take the
 // partials an earlier reduce had left there for its own.
 TEST(ReduceCombine, ACheckpointRestoredOrTheEpochSetBack) {
-  on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
+  on_every_path(1, [](path_reduce& r, const inputs& d, uint64_t) {
     const size_t bytes = r.temp_bytes();
     device_bytes temp(bytes), before(bytes), after(bytes);
     ASSERT_EQ(r.sum(temp.p, d.device[0]), d.sums[0]);
@@ -174,7 +178,7 @@ TEST(ReduceCombine, ACheckpointRestoredOrTheEpochSetBack) {
 // A pool handing the same bytes back at another offset: the partials of one call sit one or
 // several words off where the next call looks.
 TEST(ReduceCombine, TheSameBytesHandedBackAtAnotherOffset) {
-  on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
+  on_every_path(4, [](path_reduce& r, const inputs& d, uint64_t) {
     device_bytes pool(r.temp_bytes() + 256);
     int turn = 0;
     for (size_t offset : {0, 8, 16, 0, 24, 8, 128}) {
@@ -185,7 +189,7 @@ TEST(ReduceCombine, TheSameBytesHandedBackAtAnotherOffset) {
 }
 
 TEST(ReduceCombine, PartsOfTheTempStorageZeroedOrSet) {
-  on_every_path([](path_reduce& r, const inputs& d, uint64_t seed) {
+  on_every_path(3, [](path_reduce& r, const inputs& d, uint64_t seed) {
     const size_t bytes = r.temp_bytes();
     device_bytes temp(bytes);
     ASSERT_EQ(r.sum(temp.p, d.device[0]), d.sums[0]);
@@ -265,7 +269,7 @@ class captured_reduce {
 // A captured reduce replays its frozen arguments; its input changes between replays, and direct
 // calls and a second captured reduce use the same temp storage between them.
 TEST(ReduceCombine, GraphReplaysAfterTheTempStorageServedOtherCalls) {
-  on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
+  on_every_path(2, [](path_reduce& r, const inputs& d, uint64_t) {
     device_bytes temp(r.temp_bytes());
     captured_reduce graphs(r, d, temp.p);
     const size_t first = graphs.capture(), second = graphs.capture();
@@ -282,7 +286,7 @@ TEST(ReduceCombine, GraphReplaysAfterTheTempStorageServedOtherCalls) {
 // captured reduce, the graph itself writes the same bytes over the temp storage's header, so every
 // replay finds the epoch the last one found. Each replay's sum is still exact.
 TEST(ReduceCombine, GraphReplaysWhenTheGraphRewritesTheTempStorageBetweenThem) {
-  on_every_path([](path_reduce& r, const inputs& d, uint64_t) {
+  on_every_path(5, [](path_reduce& r, const inputs& d, uint64_t) {
     device_bytes temp(r.temp_bytes());
     captured_reduce graphs(r, d, temp.p);
     const size_t g = graphs.capture([&](cudaStream_t stream) {

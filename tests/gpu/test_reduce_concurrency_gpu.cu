@@ -41,7 +41,9 @@ struct summed_input {
 
 // One reduce is held mid-run (its six blocks wait in the operator) while 1100 others, more than
 // any fixed pool of per-reduce slots would hold, run and finish on another stream: every result
-// is exact, the held one's too once released.
+// is exact, the held one's too once released. Under compute-sanitizer, which runs kernels one at
+// a time, the others cannot pass the held one: the test checks the results only, of fewer calls
+// in a representative run, after a short wait.
 TEST(ReduceConcurrency, AReduceHeldMidRunSharesNothingWithTheCallsThatPassIt) {
   WARPFOLD_REQUIRE_GPU();
   int* gate_host = nullptr;
@@ -68,7 +70,7 @@ TEST(ReduceConcurrency, AReduceHeldMidRunSharesNothingWithTheCallsThatPassIt) {
             cudaSuccess);
   void *held_temp = nullptr, *small_temp = nullptr;
   int64_t *held_out = nullptr, *small_out = nullptr;
-  constexpr int kCalls = 1100;
+  const int kCalls = representative_run() ? 64 : 1100;
   ASSERT_EQ(cudaMalloc(&held_temp, held_bytes), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&small_temp, small_bytes), cudaSuccess);
   ASSERT_EQ(harness::prepare_fresh_temp(held_temp, held_bytes), cudaSuccess);
@@ -100,7 +102,8 @@ TEST(ReduceConcurrency, AReduceHeldMidRunSharesNothingWithTheCallsThatPassIt) {
     others_error = rc;
     others_done = true;
   });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const bool serialised = !harness::sanitizer_tool().empty();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(serialised ? 1 : 20);
   while (!others_done && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   const bool overlapped = others_done;
   if (overlapped) EXPECT_EQ(cudaStreamQuery(held_stream), cudaErrorNotReady) << "the held reduce should still be waiting";
@@ -127,7 +130,8 @@ TEST(ReduceConcurrency, AReduceHeldMidRunSharesNothingWithTheCallsThatPassIt) {
 }
 
 // A reduce captured in a graph keeps the arguments of its capture; replayed again and again
-// while direct calls run beside it on another stream, both stay exact.
+// while direct calls run beside it on another stream, both stay exact (a representative run
+// replays it a few times: its kernels run one at a time there anyway).
 TEST(ReduceConcurrency, GraphReplaysBesideDirectCallsStayExact) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t seed = new_seed();
@@ -158,7 +162,8 @@ TEST(ReduceConcurrency, GraphReplaysBesideDirectCallsStayExact) {
   ASSERT_EQ(captured, cudaSuccess);
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
 
-  for (int round = 0; round < 700; ++round) {
+  const int rounds = representative_run() ? 8 : 700;
+  for (int round = 0; round < rounds; ++round) {
     ASSERT_EQ(cudaMemsetAsync(a_out, 0x5a, sizeof(int64_t), graph_stream), cudaSuccess);
     ASSERT_EQ(cudaGraphLaunch(exec, graph_stream), cudaSuccess);
     ASSERT_EQ(reduce(b_temp, b_bytes, b_in.get(), b_out, b.values.size(), plus{}, int64_t(0), direct_stream),

@@ -467,10 +467,12 @@ TEST(ReduceLaunch, EveryKindOfStreamRunsTheReduceInOrder) {
 }
 
 // Host threads share the per-kernel launch handles: the first to launch looks them up while the
-// others go through the runtime, and every result is exact.
+// others go through the runtime, and every result is exact (the first calls race for the
+// handles: a representative run makes fewer after them).
 TEST(ReduceLaunch, HostThreadsReduceConcurrently) {
   WARPFOLD_REQUIRE_GPU();
-  constexpr int kThreads = 6, kCalls = 25;
+  constexpr int kThreads = 6;
+  const int kCalls = representative_run() ? 4 : 25;
   const uint64_t n = std::min<uint64_t>(100003, max_test_n());
   std::vector<std::string> failures(kThreads);
   std::vector<std::thread> threads;
