@@ -110,6 +110,11 @@ run_header() {
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
 }
 
+# Every test a GoogleTest log ($1) shows ending, as "MS NAME" lines (run without --gtest_brief).
+gtest_times() {
+  sed -nE 's/^\[ +(OK|FAILED|SKIPPED) +\] ([^ ,]+).* \(([0-9]+) ms\)$/\3 \2/p' "$1"
+}
+
 # Whether nvidia-smi sees a GPU on this machine.
 gpu_visible() {
   nvidia-smi -L 2>/dev/null | grep -q '^GPU '

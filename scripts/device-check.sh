@@ -38,8 +38,7 @@ if want tests; then
   rc=$?; [ $rc -ne 0 ] && failed=1
   say "gpu tests (exit $rc): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests.log" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \]' "$OUT/gpu-tests.log" | head -20 | tee -a "$summary"
-  say "slowest gpu tests: $(grep -E '^\[       OK \] .*\([0-9]+ ms\)$' "$OUT/gpu-tests.log" |
-    sed -E 's/^\[       OK \] (.*) \(([0-9]+) ms\)$/\2 \1/' | sort -rn | head -5 | awk '{printf "%s %.1f s; ", $2, $1 / 1000}')"
+  say "slowest gpu tests: $(gtest_times "$OUT/gpu-tests.log" | sort -rn | head -5 | awk '{printf "%s %.1f s; ", $2, $1 / 1000}')"
   "$BUILD_DIR/tests/warpfold_cpu_tests" --gtest_brief=1 >"$OUT/cpu-tests.log" 2>&1
   rc=$?; [ $rc -ne 0 ] && failed=1
   say "cpu tests (exit $rc): $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/cpu-tests.log" | tr '\n' ' ')"
