@@ -19,7 +19,7 @@
 #   initcheck, temp storage is written once when allocated (src/harness/sanitizer.hpp says why).
 # - Each pass runs as SANITIZE_SHARDS GoogleTest shards at once (default: one per CPU core, since
 #   the tools work much of the time on the CPU), shard k on GPU k mod the GPUs visible (or of the
-#   device indices SANITIZE_GPUS lists).
+#   device indices SANITIZE_GPUS lists), racecheck's host workers shared among them.
 # - Each sanitizer process is bounded by SANITIZE_TIMEOUT seconds, by default a bound per tool
 #   (tool_bound below). SANITIZE_BUDGET, where set, bounds the whole script, build included:
 #   a pass gets at most the time left, less a margin for the archive.
@@ -36,7 +36,8 @@ done
 export WARPFOLD_TEST_MAX_N="${WARPFOLD_TEST_MAX_N:-1048576}"
 
 whole='^[1-9][0-9]*$'
-shards="${SANITIZE_SHARDS:-$(nproc 2>/dev/null || echo 1)}"
+cores="$(nproc 2>/dev/null || echo 1)"
+shards="${SANITIZE_SHARDS:-$cores}"
 [[ "$shards" =~ $whole ]] || die "SANITIZE_SHARDS must be a whole number of at least 1, not '${shards}'"
 [[ -z "${SANITIZE_GPUS:-}" || "$SANITIZE_GPUS" =~ ^[0-9]+( +[0-9]+)*$ ]] ||
   die "SANITIZE_GPUS must list device indices separated by spaces (\"0 1\"), not '${SANITIZE_GPUS}'"
@@ -68,6 +69,8 @@ summary="$OUT/sanitize/summary.txt"
 run_header | tee "$summary"
 echo "$("$sanitizer" --version | tail -1); $shards shards; sizes capped at $WARPFOLD_TEST_MAX_N" | tee -a "$summary"
 "$sanitizer" --help >"$OUT/sanitize/compute-sanitizer-help.txt" 2>&1
+# Whether this compute-sanitizer has an option (its --help lists it).
+offers() { grep -qE -- "(^|[^[:alnum:]-])$1([^[:alnum:]-]|$)" "$OUT/sanitize/compute-sanitizer-help.txt"; }
 build_start=$(date +%s)
 configure_and_build -DCMAKE_CUDA_ARCHITECTURES="${WARPFOLD_CUDA_ARCH:-90}" >"$OUT/sanitize/build.log" 2>&1 || { tail -30 "$OUT/sanitize/build.log"; exit 1; }
 echo "build: $(($(date +%s) - build_start)) s" | tee -a "$summary"
@@ -140,12 +143,19 @@ clean_pass() {  # TOOL LOG LABEL FILTER
   for ((k = 0; k < shards; k++)); do
     # Shards are pinned in nvidia-smi's order (PCI bus), which CUDA follows under
     # CUDA_DEVICE_ORDER=PCI_BUS_ID.
-    local pin=()
+    local pin=() options=()
     [ "$shards" -gt 1 ] || [ -n "${SANITIZE_GPUS:-}" ] &&
       pin=(CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES="${devices[k % ${#devices[@]}]}")
+    # Each shard's sanitizer connects to its target through ports of its own: by default every
+    # instance tries the same ten, which more shards than that at once would exhaust.
+    offers --port && options+=(--port $((49152 + 10 * (k % 1000))))
+    # racecheck analyses hazards on the host, with a worker per core by default: the shards share
+    # the cores instead of each taking them all.
+    [ "$tool" = racecheck ] && offers --racecheck-num-workers &&
+      options+=(--racecheck-num-workers $((cores / shards > 1 ? cores / shards : 1)))
     env "${pin[@]}" WARPFOLD_SANITIZE="$tool" GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$k" \
-      timeout "$bound" "$sanitizer" --tool "$tool" --report-api-errors no --error-exitcode 97 --print-limit 50 \
-      "$tests" --gtest_filter="$filter" >"$log.$k" 2>&1 &
+      timeout "$bound" "$sanitizer" --tool "$tool" "${options[@]}" --report-api-errors no --error-exitcode 97 \
+      --print-limit 50 "$tests" --gtest_filter="$filter" >"$log.$k" 2>&1 &
     pids+=($!)
   done
   for k in "${!pids[@]}"; do wait "${pids[$k]}"; codes+=($?); done
