@@ -184,6 +184,12 @@ for tool in "${tools[@]}"; do
   # the selected tool"): the nested lesson runs under memcheck alone.
   filter="$must_be_clean"
   [ "$tool" != memcheck ] && filter="$must_be_clean:Nested*:*nested*"
+  # racecheck loses track of launches that several host threads make at once, and counts its own
+  # internal error as a hazard: that test runs under the other tools only.
+  if [ "$tool" = racecheck ]; then
+    filter+=":ReduceLaunch.HostThreadsReduceConcurrently"
+    echo "left out of racecheck's clean pass: ReduceLaunch.HostThreadsReduceConcurrently (racecheck fails to track launches from several host threads at once, and reports that as a hazard)" | tee -a "$summary"
+  fi
   clean_pass "$tool" "$tool" "fixed kernels, production reduce, lessons" "$filter"
 
   blog="$OUT/sanitize/$tool-book.log"
