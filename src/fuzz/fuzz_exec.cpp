@@ -1,5 +1,7 @@
 #include "fuzz/fuzz_exec.hpp"
 
+#include "harness/sanitizer.hpp"
+
 #include "lab/ladder/cpu_reduce.hpp"
 #include "lab/ladder/registry.hpp"
 #include "lab/ladder/workspace.hpp"
@@ -7,7 +9,7 @@
 namespace warpfold::fuzz {
 
 FuzzRunner::FuzzRunner(uint64_t max_n, cudaStream_t stream)
-    : buffers_{harness::DeviceBuffer<char>((max_n + 16) * 8), harness::DeviceBuffer<char>(1 << 16),
+    : buffers_{harness::DeviceBuffer<char>((max_n + 16) * 8), harness::fresh_temp_storage(1 << 16, stream),
                harness::DeviceBuffer<char>(64), stream} {}
 
 FuzzOutcome FuzzRunner::run(const FuzzCase& c) {
