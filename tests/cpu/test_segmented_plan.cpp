@@ -39,28 +39,29 @@ TEST(SegmentedPlan, SplitRangeIsTheReducesSplit) {
 
 TEST(SegmentedPlan, LaneClassesGiveEachLaneAtMostFourElements) {
   EXPECT_EQ(lanes_for_length(0), 1u);
-  for (uint64_t len = 1; len <= 64; ++len) {
+  for (uint64_t len = 1; len <= 128; ++len) {
     const unsigned lanes = lanes_for_length(len);
     ASSERT_NE(lanes, 0u) << len;
     EXPECT_LE(len, uint64_t(kLaneItems) * lanes) << len;
     if (lanes > 1) EXPECT_GT(len, uint64_t(kLaneItems) * (lanes / 2)) << len;  // the narrowest that holds it
   }
-  EXPECT_EQ(lanes_for_length(65), 0u);
+  EXPECT_EQ(lanes_for_length(129), 0u);
   EXPECT_EQ(lanes_for_length(~uint64_t(0)), 0u);
 }
 
 TEST(SegmentedPlan, ClassesByLength) {
   EXPECT_EQ(classify_segment(0, 4), segment_class::empty);
   EXPECT_EQ(classify_segment(1, 4), segment_class::lanes);
-  EXPECT_EQ(classify_segment(64, 4), segment_class::lanes);
-  EXPECT_EQ(classify_segment(65, 4), segment_class::warp);
+  EXPECT_EQ(classify_segment(128, 4), segment_class::lanes);
+  EXPECT_EQ(classify_segment(129, 4), segment_class::warp);
   EXPECT_EQ(classify_segment(1024, 4), segment_class::warp);  // 4 KiB of floats
   EXPECT_EQ(classify_segment(1025, 4), segment_class::block);
   EXPECT_EQ(classify_segment(4096, 1), segment_class::warp);
   EXPECT_EQ(classify_segment(513, 8), segment_class::block);
   // Elements of 64 bytes: the warp class would end below the lane classes; it starts past them.
-  EXPECT_EQ(warp_max_items(64), 64u);
-  EXPECT_EQ(classify_segment(65, 64), segment_class::block);
+  EXPECT_EQ(warp_max_items(64), 128u);
+  EXPECT_EQ(classify_segment(128, 64), segment_class::lanes);
+  EXPECT_EQ(classify_segment(129, 64), segment_class::block);
 }
 
 TEST(SegmentedPlan, PiecesOfLongSegments) {

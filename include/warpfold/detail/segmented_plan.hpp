@@ -6,7 +6,7 @@
 // A segment is reduced by the smallest team that keeps its loads in flight, chosen from its own
 // length (so its fold order depends on its length and alignment only):
 //   alone  up to kAloneItems elements: the thread that reads the segment's offsets;
-//   lanes  up to kLaneItems elements per lane: 4, 8 or 16 lanes of a warp;
+//   lanes  up to kLaneItems elements per lane: 4, 8, 16 or 32 lanes of a warp;
 //   warp   up to kWarpMaxBytes: a warp, 16-byte vectors;
 //   block  a block, tiles of 16-byte vectors; from 2·kPieceMinTiles tiles on, the segment is
 //          *long*: cut into pieces (tiles p, p + P, p + 2P, ... of it, as reduce's blocks cut
@@ -61,7 +61,7 @@ inline constexpr unsigned kSegmentMinBlocks = 4;     // resident blocks per SM t
 inline constexpr unsigned kSegmentInFlight = kHopperPolicy.narrow_vectors;  // vectors per thread per tile
 inline constexpr unsigned kLaneItems = 4;            // elements per lane in the lane classes
 inline constexpr unsigned kLaneBatch = 2;            // segments in flight per lane group
-inline constexpr unsigned kMaxLaneGroup = 16;        // the widest lane class; wider is a warp
+inline constexpr unsigned kMaxLaneGroup = 32;        // the widest lane class: a warp, several segments in flight
 inline constexpr unsigned kWarpMaxBytes = 4096;      // the warp class, up to this many bytes
 inline constexpr unsigned kPieceMinTiles = 4;        // tiles per piece of a long segment, at least
 inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
@@ -115,7 +115,7 @@ WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
 
 // A segment's class as one byte, for the lists a warp builds of its share of a tile: 0 for
 // empty and block-class segments, 1 + log2(lanes) for a lane class, kWarpClassCode for the warp class.
-inline constexpr unsigned kLaneClasses = 5;  // 1, 2, 4, 8 and 16 lanes
+inline constexpr unsigned kLaneClasses = 6;  // 1, 2, 4, 8, 16 and 32 lanes
 // Lane classes up to this code (1: one lane, 2: two) are folded by the thread that reads the
 // segment's offsets, with no list: kAloneItems elements at most, in element order. Four lanes'
 // worth (16 elements) alone costs more loads in flight than the lists do.
