@@ -116,10 +116,11 @@ TEST(ReduceAxis, Int8SumsIntoInt64) {
                                });
 }
 
-// The middle extent of 3-D tensors, contiguous and from an odd offset.
+// The middle extent of 3-D tensors, contiguous and from an odd offset; an extent of one is a map.
 TEST(ReduceAxis, MiddleAxisOfThreeDimensions) {
   WARPFOLD_REQUIRE_GPU();
-  for (const auto& [a, b, c] : std::vector<std::array<uint64_t, 3>>{{2, 3, 5}, {4, 37, 7}, {5, 1000, 33}, {3, 9, 1000}}) {
+  for (const auto& [a, b, c] : std::vector<std::array<uint64_t, 3>>{
+           {2, 3, 5}, {4, 37, 7}, {5, 1000, 33}, {3, 9, 1000}, {7, 1, 1001}, {3, 1, 1}, {1, 1, 70001}}) {
     for (int64_t shift : all_or_one<int64_t>({0, 1})) {
       const uint64_t seed = new_seed();
       const std::vector<float> x = quarter_values<float>(a * b * c + uint64_t(shift), seed);

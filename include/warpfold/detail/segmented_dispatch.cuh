@@ -245,16 +245,38 @@ cudaError_t dispatch_fixed(void* d_temp, size_t& temp_bytes, const T* d_in, Out*
   return run_rows(d_temp, temp_bytes, rows, segments, d_out, init, op, form, stream);
 }
 
-// reduce_axis: the columns kernel where the inner extent has stride 1, else the segments kernel
-// over rows (choose_axis_path).
+// An axis of one element whose outputs' elements lie side by side: a map (single_elements_kernel).
+// The temp storage asked is the path's that the shape takes otherwise, so that a size query holds
+// whichever runs.
+template <class T, class Acc, class Out, class Op, class Form, class Otherwise>
+cudaError_t run_single_elements(void* d_temp, size_t& temp_bytes, const T* d_in, uint64_t count, Out* d_out, Acc init,
+                                Op op, Form form, cudaStream_t stream, Otherwise&& otherwise) {
+  if (d_temp == nullptr) return otherwise(d_temp, temp_bytes);
+  size_t needed = 0;
+  if (cudaError_t rc = otherwise(nullptr, needed); rc != cudaSuccess) return rc;
+  if (temp_bytes < needed) return cudaErrorInvalidValue;
+  using params_t = single_elements_params<T, Acc, Out, Op, Form>;
+  constexpr auto kernel = &single_elements_kernel<params_t>;
+  current_device current;
+  kernel_capacity capacity;
+  if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
+  const uint64_t rounds = ceil_div(count, uint64_t(kSingleInFlight) * kSegmentThreads);
+  const unsigned grid = unsigned(rounds < capacity.blocks ? rounds : capacity.blocks);
+  params_t p{d_in, count, static_cast<unsigned long long*>(d_temp), d_out, init, op, form};
+  void* args[] = {&p};
+  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+}
+
+// Whether output k of shape s reads input element k: an axis of one, outputs side by side.
+inline bool is_flat_single_axis(const axis_shape& s) {
+  return s.axis == 1 && (s.inner == 1 || s.inner_stride == 1) && (s.outer == 1 || s.outer_stride == int64_t(s.inner));
+}
+
+// reduce_axis past its checks: the columns kernel where the inner extent has stride 1, else the
+// segments kernel over rows (choose_axis_path).
 template <class T, class Acc, class Out, class Op, class Form>
-cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s, Acc init,
-                          Op op, Form form, cudaStream_t stream) {
-  bool done = false;
-  if (cudaError_t rc = check_axis_call(d_temp, temp_bytes, d_in, alignof(T), sizeof(T), d_out, alignof(Out), s, done);
-      rc != cudaSuccess || done) {
-    return rc;
-  }
+cudaError_t dispatch_axis_paths(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s,
+                                Acc init, Op op, Form form, cudaStream_t stream) {
   const uint64_t outputs = s.outer * s.inner, total = s.axis * outputs;
   if (s.inner == 1 && s.outer > 1 && s.outer_stride == 1 && s.axis_stride != 1) {
     // Outputs side by side and rows apart (x.T.sum(1)): the same outputs as columns of one outer.
@@ -273,6 +295,23 @@ cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* 
     }
   }
   return cudaErrorInvalidValue;
+}
+
+// reduce_axis: a map where the axis is one element and the outputs' elements lie side by side,
+// else the paths above.
+template <class T, class Acc, class Out, class Op, class Form>
+cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s, Acc init,
+                          Op op, Form form, cudaStream_t stream) {
+  bool done = false;
+  if (cudaError_t rc = check_axis_call(d_temp, temp_bytes, d_in, alignof(T), sizeof(T), d_out, alignof(Out), s, done);
+      rc != cudaSuccess || done) {
+    return rc;
+  }
+  const auto paths = [&](void* t, size_t& b) { return dispatch_axis_paths(t, b, d_in, d_out, s, init, op, form, stream); };
+  if (is_flat_single_axis(s)) {
+    return run_single_elements(d_temp, temp_bytes, d_in, s.outer * s.inner, d_out, init, op, form, stream, paths);
+  }
+  return paths(d_temp, temp_bytes);
 }
 
 }  // namespace warpfold::detail

@@ -113,4 +113,47 @@ __global__ void __launch_bounds__(kSegmentThreads) short_rows_kernel(const Param
   }
 }
 
+// Rows of one element side by side (an axis of extent 1 over a flat layout: x.sum(dim=0) of a
+// single row): each output is its element, lifted and finished, so the reduction is a map. A
+// thread keeps kSingleInFlight elements' loads in flight; loads and stores are coalesced.
+inline constexpr unsigned kSingleInFlight = 8;
+
+template <class T, class Acc, class Out, class Op, class Form>
+struct single_elements_params {
+  using input = T;
+  using accumulator = Acc;
+  using op_type = Op;
+  using form_type = Form;
+  const T* in;
+  uint64_t count;
+  unsigned long long* temp;
+  Out* out;
+  Acc init;
+  Op op;
+  Form form;
+};
+
+template <class Params>
+__global__ void __launch_bounds__(kSegmentThreads) single_elements_kernel(const Params p) {
+  using T = typename Params::input;
+  using fold_t = thread_fold<typename Params::accumulator, typename Params::op_type, typename Params::form_type>;
+  if (blockIdx.x == 0 && threadIdx.x == 0) clear_stall_status(p.temp);  // nothing here waits
+  const uint64_t round = uint64_t(kSingleInFlight) * blockDim.x;
+  for (uint64_t first = uint64_t(blockIdx.x) * round; first < p.count; first += uint64_t(gridDim.x) * round) {
+    T v[kSingleInFlight];
+#pragma unroll
+    for (unsigned k = 0; k < kSingleInFlight; ++k) {
+      const uint64_t i = first + k * blockDim.x + threadIdx.x;
+      v[k] = p.in[i < p.count ? i : p.count - 1];  // unconditional: the loads go out together
+    }
+#pragma unroll
+    for (unsigned k = 0; k < kSingleInFlight; ++k) {
+      const uint64_t i = first + k * blockDim.x + threadIdx.x;
+      fold_t f{{}, false, p.op, p.form};
+      f.add_element(v[k], 0);
+      if (i < p.count) p.out[i] = p.form.finish(p.op, p.init, f.acc, true);
+    }
+  }
+}
+
 }  // namespace warpfold::detail
