@@ -2,6 +2,8 @@
 
 #include "lab/ladder/cpu_reduce.hpp"
 
+#include "harness/sanitizer.hpp"
+
 namespace warpfold::lab {
 namespace {
 
@@ -38,6 +40,8 @@ LadderWorkspace::LadderWorkspace(const std::vector<int>& input, int64_t exact_su
   // before its DMA lands, and the stream may be non-blocking (no implicit order with stream 0).
   WARPFOLD_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), padded.data(), pristine_.bytes(), cudaMemcpyHostToDevice, stream_));
   WARPFOLD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  // The library rung's scratch is its temp storage (written once under initcheck, as new temp storage is).
+  WARPFOLD_CUDA_CHECK(harness::prepare_fresh_temp(scratch_.get(), scratch_.bytes(), stream_));
 }
 
 void LadderWorkspace::restore() const {
