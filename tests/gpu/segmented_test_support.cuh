@@ -38,7 +38,7 @@ inline std::vector<regime> every_regime() {
 }
 
 // Lengths of one regime, their total near `budget` elements (at least a few segments). The class
-// boundaries are those of segmented_plan.hpp: lanes up to 64 elements, a warp up to 4 KiB, a block
+// boundaries are those of segmented_plan.hpp: lanes up to 128 elements, a warp up to 4 KiB, a block
 // up to 7 tiles, longer ones cut into pieces.
 inline std::vector<uint64_t> regime_lengths(regime r, uint64_t seed, unsigned elem_bytes, uint64_t budget) {
   std::mt19937_64 gen(seed);
@@ -56,10 +56,10 @@ inline std::vector<uint64_t> regime_lengths(regime r, uint64_t seed, unsigned el
       while (total < budget) add(between(0, 8));
       break;
     case regime::short_rows:
-      while (total < budget) add(between(9, 64));
+      while (total < budget) add(between(9, 128));
       break;
     case regime::warp:
-      while (total < budget) add(between(65, warp_max));
+      while (total < budget) add(between(129, warp_max));
       break;
     case regime::block:
       while (total < budget) add(between(warp_max + 1, 7 * tile));

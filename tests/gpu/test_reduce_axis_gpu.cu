@@ -110,7 +110,7 @@ TEST(ReduceAxis, FloatSumsOfEveryView) {
 TEST(ReduceAxis, Int8SumsIntoInt64) {
   WARPFOLD_REQUIRE_GPU();
   const auto bytes = [](uint64_t n, uint64_t seed) { return random_values<int8_t>(n, seed, -128, 127); };
-  for_each_matrix_view<int8_t>({{5, 17}, {100, 4097}, {4097, 100}, {2, 1 << 20}, {1 << 18, 3}}, bytes,
+  for_each_matrix_view<int8_t>({{5, 17}, {100, 4097}, {4097, 100}, {2, 1 << 20}, {1 << 18, 3}, {1, 100003}, {100003, 1}}, bytes,
                                [](const std::vector<int8_t>& x, const view_case& v, uint64_t seed) {
                                  check_axis<int8_t, int64_t>(x, v, plus{}, int64_t(7), seed);
                                });
@@ -140,7 +140,8 @@ TEST(ReduceAxis, ArgminArgmaxAlongTheAxis) {
     for (int k = 0; k < 8; ++k) v[gen() % n] = std::numeric_limits<float>::quiet_NaN();
     return v;
   };
-  for_each_matrix_view<float>({{3, 5}, {64, 7}, {1000, 33}, {33, 1000}, {2, 100003}, {1 << 18, 3}}, ties,
+  for_each_matrix_view<float>({{3, 5}, {64, 7}, {1000, 33}, {33, 1000}, {2, 100003}, {1 << 18, 3}, {1, 100003}, {100003, 1}},
+                              ties,
                               [](const std::vector<float>& x, const view_case& v, uint64_t seed) {
                                 const axis_shape& s = v.shape;
                                 const device_vector<float> d(x);

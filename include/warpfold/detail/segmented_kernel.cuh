@@ -77,7 +77,8 @@ struct segments_block {
     uint64_t len[kMaxTileSegments];
     unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order
     uint8_t code[kMaxTileSegments];  // the slots' class_code
-    uint16_t listed[kSegmentWarps][kLaneClasses][kMaxTileSegments / kSegmentWarps];  // each warp's slots per lane class
+    // Each warp's slots per lane class with a list (none for those the threads fold alone).
+    uint16_t listed[kSegmentWarps][kLaneClasses - alone_max_code(sizeof(T))][kMaxTileSegments / kSegmentWarps];
     unsigned own_count;
     unsigned long long claim[2];     // thread 0's claim: entry (kNoEntry: none), piece
     bool last;                       // thread 0: this block delivered a segment's last piece
@@ -136,6 +137,10 @@ struct segments_block {
   }
 
   static constexpr unsigned kPerThread = kMaxTileSegments / kSegmentThreads;  // slots a thread loads
+  static_assert(kPerThread <= 4, "a slot's length where its thread folds it alone takes one byte of a word");
+  static constexpr uint8_t kAloneMax = alone_max_code(sizeof(T));  // codes its thread folds alone
+  static constexpr unsigned kAloneItems = alone_items(kAloneMax);
+  static constexpr unsigned kListedClasses = kLaneClasses - kAloneMax;  // lane classes with lists
 
   // Step 1 and 2 of a tile: each thread reads its slots (j = thread + k·threads), writes init for
   // the empty ones, folds the shortest ones itself and records the others' class; then the long
@@ -160,23 +165,25 @@ struct segments_block {
     unsigned shortest = 0;  // byte k: the length of slot k where it is of the one-lane class
     unsigned longer = 0;    // bit k: slot k is folded alone after the others are filed
     unsigned whole = 0;     // bit k: slot k is block-class
-    bool listed = false;
+    bool has_lists = false;
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       const unsigned j = threadIdx.x + k * kSegmentThreads;
       const segment_slot slot = p.source.slot_of(raw[k]);
       const uint8_t code = j < count ? file_slot(first, j, slot) : 0;
       // Loads in straight-line code, predicated: values loaded under a branch would be spilled.
-      const unsigned len = code == 1 ? unsigned(slot.len) : 0u;
-      load_alone(slot, len, v[k % kInFlight]);
+      const unsigned len = kAloneMax >= 1 && code == 1 ? unsigned(slot.len) : 0u;
+      if constexpr (kAloneMax >= 1) load_alone(slot, len, v[k % kInFlight]);
       shortest |= len << 8 * k;
-      longer |= unsigned(code > 1 && code <= kAloneMaxCode) << k;
+      longer |= unsigned(code > 1 && code <= kAloneMax) << k;
       whole |= unsigned(code == kBlockClassCode) << k;
-      listed |= code > kAloneMaxCode && code != kBlockClassCode;
-      if ((k + 1) % kInFlight == 0) fold_alone(first, k + 1 - kInFlight, v, shortest);
+      has_lists |= code > kAloneMax && code != kBlockClassCode;
+      if constexpr (kAloneMax >= 1) {
+        if ((k + 1) % kInFlight == 0) fold_alone(first, k + 1 - kInFlight, v, shortest);
+      }
     }
-    if (kAloneMaxCode > 1) fold_longer_alone(first, longer);
-    listed = __syncthreads_or(listed);
+    if constexpr (kAloneMax > 1) fold_longer_alone(first, longer);
+    has_lists = __syncthreads_or(has_lists);
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       if ((whole >> k & 1u) == 0) continue;
@@ -186,20 +193,20 @@ struct segments_block {
     }
     __syncthreads();
     if (threadIdx.x == 0) count_classified_tile();
-    return listed;
+    return has_lists;
   }
 
   // Slot j of the tile: init written where it is empty; its code stored for the lists (0 where
   // no list needs it: empty, block-class, or short enough for its thread to fold alone), and its
-  // position where anything but the first batch of alone folds reads it. Returns its code,
-  // kBlockClassCode for the block class.
+  // position for the steps that read it from shared memory (every code but 0 and the one-lane
+  // class its thread folds right away). Returns its code, kBlockClassCode for the block class.
   __device__ __forceinline__ uint8_t file_slot(uint64_t first, unsigned j, const segment_slot& slot) const {
     const segment_class c = classify_segment(slot.len, sizeof(T));
     if (c == segment_class::empty) write(first + j, Acc{}, false);
     const uint8_t code = c == segment_class::block ? kBlockClassCode : class_code(c, slot.len);
-    const bool listed = code > kAloneMaxCode && code != kBlockClassCode;
-    sh.code[j] = listed ? code : 0;
-    if (code > 1) {
+    const bool in_a_list = code > kAloneMax && code != kBlockClassCode;
+    sh.code[j] = in_a_list ? code : 0;
+    if (code > (kAloneMax >= 1 ? 1 : 0)) {
       sh.base[j] = slot.base;
       sh.len[j] = slot.len;
     }
@@ -232,7 +239,7 @@ struct segments_block {
     }
   }
 
-  // The thread's slots of the lane classes above one lane up to kAloneMaxCode (bit k of
+  // The thread's slots of the lane classes above one lane up to kAloneMax (bit k of
   // `longer`), folded alone from their filed positions, a batch of slots' loads in flight.
   __device__ __forceinline__ void fold_longer_alone(uint64_t first, unsigned longer) const {
     constexpr unsigned kInFlight = alone_in_flight(sizeof(T), kAloneItems, kPerThread);
@@ -263,20 +270,22 @@ struct segments_block {
     }
   }
 
-  // Lists the calling warp's slots [lo, hi) of each lane class c in sh.listed[warp][c], in slot
-  // order, in one pass over their codes; counts[c] is how many. Every lane of the warp calls it.
+  // Lists the calling warp's slots [lo, hi) of each listed lane class c (code kAloneMax + 1 + c)
+  // in sh.listed[warp][c], in slot order, in one pass over their codes; counts[c] is how many.
+  // Every lane of the warp calls it.
   __device__ void list_lane_classes(unsigned lo, unsigned hi, unsigned warp_id, unsigned lane,
-                                    unsigned (&counts)[kLaneClasses]) {
+                                    unsigned (&counts)[kListedClasses]) {
 #pragma unroll
-    for (unsigned c = 0; c < kLaneClasses; ++c) counts[c] = 0;
+    for (unsigned c = 0; c < kListedClasses; ++c) counts[c] = 0;
     const unsigned below = (1u << lane) - 1;
     for (unsigned c0 = lo; c0 < hi; c0 += 32) {
       const unsigned j = c0 + lane;
       const unsigned code = j < hi ? sh.code[j] : 0;
 #pragma unroll
-      for (unsigned c = 0; c < kLaneClasses; ++c) {
-        const unsigned mask = __ballot_sync(warp::kFullMask, code == c + 1);
-        if (code == c + 1) sh.listed[warp_id][c][counts[c] + __popc(mask & below)] = uint16_t(j);
+      for (unsigned c = 0; c < kListedClasses; ++c) {
+        const unsigned mine = kAloneMax + 1 + c;
+        const unsigned mask = __ballot_sync(warp::kFullMask, code == mine);
+        if (code == mine) sh.listed[warp_id][c][counts[c] + __popc(mask & below)] = uint16_t(j);
         counts[c] += __popc(mask);
       }
     }
@@ -336,14 +345,14 @@ struct segments_block {
     const unsigned warp_id = threadIdx.x / 32, lane = threadIdx.x % 32;
     const unsigned share = (count + kSegmentWarps - 1) / kSegmentWarps;
     const unsigned lo = min(count, warp_id * share), hi = min(count, lo + share);
-    unsigned counts[kLaneClasses];
+    unsigned counts[kListedClasses];
     list_lane_classes(lo, hi, warp_id, lane, counts);
 #pragma unroll 1
-    for (unsigned c = 0; c < kLaneClasses; ++c) {
-      unsigned listed = 0;  // counts[c] by selects: a dynamic index would put counts in local memory
+    for (unsigned c = 0; c < kListedClasses; ++c) {
+      unsigned total = 0;  // counts[c] by selects: a dynamic index would put counts in local memory
 #pragma unroll
-      for (unsigned k = 0; k < kLaneClasses; ++k) listed = k == c ? counts[k] : listed;
-      if (listed != 0) fold_lane_class(first, sh.listed[warp_id][c], listed, 1u << c, lane);
+      for (unsigned k = 0; k < kListedClasses; ++k) total = k == c ? counts[k] : total;
+      if (total != 0) fold_lane_class(first, sh.listed[warp_id][c], total, 1u << (kAloneMax + c), lane);
     }
     for (unsigned c0 = lo; c0 < hi; c0 += 32) {
       const unsigned j = c0 + lane;

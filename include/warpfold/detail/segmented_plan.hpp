@@ -5,7 +5,7 @@
 //
 // A segment is reduced by the smallest team that keeps its loads in flight, chosen from its own
 // length (so its fold order depends on its length and alignment only):
-//   alone  up to kAloneItems elements: the thread that reads the segment's offsets;
+//   alone  up to 8 elements (alone_max_code): the thread that reads the segment's offsets;
 //   lanes  up to kLaneItems elements per lane: 4, 8, 16 or 32 lanes of a warp;
 //   warp   up to kWarpMaxBytes: a warp, 16-byte vectors;
 //   block  a block, tiles of 16-byte vectors; from 2·kPieceMinTiles tiles on, the segment is
@@ -105,7 +105,7 @@ WARPFOLD_HOST_DEVICE constexpr range_split split_range(uint64_t len, uint64_t ad
 
 enum class segment_class : unsigned { empty, lanes, warp, block };
 
-// The lanes that reduce a segment of len elements in the lane classes (1, 2, 4, 8 or 16: each
+// The lanes that reduce a segment of len elements in the lane classes (1, 2, 4, 8, 16 or 32: each
 // lane reads at most kLaneItems elements), or 0 when it needs more.
 WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
   unsigned lanes = 1;
@@ -117,10 +117,14 @@ WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
 // empty and block-class segments, 1 + log2(lanes) for a lane class, kWarpClassCode for the warp class.
 inline constexpr unsigned kLaneClasses = 6;  // 1, 2, 4, 8, 16 and 32 lanes
 // Lane classes up to this code (1: one lane, 2: two) are folded by the thread that reads the
-// segment's offsets, with no list: kAloneItems elements at most, in element order. Four lanes'
-// worth (16 elements) alone costs more loads in flight than the lists do.
-inline constexpr uint8_t kAloneMaxCode = 2;
-inline constexpr unsigned kAloneItems = kLaneItems << (kAloneMaxCode - 1);
+// segment's offsets, with no list, in element order: up to 8-byte elements (wider ones would not
+// stay in registers). Four lanes' worth (16 elements) alone costs more loads in flight than the
+// lists do.
+WARPFOLD_HOST_DEVICE constexpr uint8_t alone_max_code(unsigned elem_bytes) { return elem_bytes <= 8 ? 2 : 0; }
+// The most elements a thread folds alone, for a code up to alone_max_code.
+WARPFOLD_HOST_DEVICE constexpr unsigned alone_items(uint8_t max_code) {
+  return max_code == 0 ? 1 : kLaneItems << (max_code - 1);
+}
 
 // Slots a thread folds alone at once, `items` elements of elem_bytes each (of its `slots`): as
 // many as keep about 64 bytes of loads in registers (more would spill).
