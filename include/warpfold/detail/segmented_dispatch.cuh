@@ -108,34 +108,41 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
 }
 
+// A kernel that serves a shape in place of another path (`otherwise(temp, bytes)`), asking the
+// temp storage that path asks, so that a size query holds whichever runs: the query goes to
+// `otherwise`, less temp storage than it asks is refused, and Kernel runs `rounds` rounds of
+// work on a grid of at most the blocks the device holds at once.
+template <auto Kernel, class Params, class Otherwise>
+cudaError_t run_in_place_of(void* d_temp, size_t& temp_bytes, Otherwise&& otherwise, uint64_t rounds, Params p,
+                            cudaStream_t stream) {
+  if (d_temp == nullptr) return otherwise(d_temp, temp_bytes);
+  size_t needed = 0;
+  if (cudaError_t rc = otherwise(nullptr, needed); rc != cudaSuccess) return rc;
+  if (temp_bytes < needed) return cudaErrorInvalidValue;
+  current_device current;
+  kernel_capacity capacity;
+  if (cudaError_t rc = device_capacity<Kernel>(current, capacity); rc != cudaSuccess) return rc;
+  const unsigned grid = unsigned(rounds < capacity.blocks ? rounds : capacity.blocks);
+  void* args[] = {&p};
+  return launch_kernel<Kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+}
+
 // Rows of one size (rows_source): the short-rows kernel where they are whole vectors within a
-// warp's reach, each starting on a vector boundary, else the segments kernel. The temp storage
-// asked is the segments kernel's, so that a size query holds for either pointer alignment.
+// warp's reach, each starting on a vector boundary, else the segments kernel, whose temp storage
+// either asks.
 template <class T, class Acc, class Out, class Op, class Form>
 cudaError_t run_rows(void* d_temp, size_t& temp_bytes, const rows_source<T, false>& rows, uint64_t count, Out* d_out,
                      Acc init, Op op, Form form, cudaStream_t stream) {
   const short_rows_shape shape = plan_short_rows(rows.axis, vector_elements<T>, reinterpret_cast<uintptr_t>(rows.in),
                                                  sizeof(T), rows.outer_stride, rows.inner, rows.inner_stride);
-  const uint64_t total = rows.axis * count;
-  if (d_temp == nullptr || !shape.fits) {
-    return run_segments(d_temp, temp_bytes, rows, count, d_out, init, op, form, true, total, stream);
-  }
-  size_t needed = 0;
-  if (cudaError_t rc = run_segments(nullptr, needed, rows, count, d_out, init, op, form, true, total, stream);
-      rc != cudaSuccess) {
-    return rc;
-  }
-  if (temp_bytes < needed) return cudaErrorInvalidValue;
+  const auto segments = [&](void* t, size_t& b) {
+    return run_segments(t, b, rows, count, d_out, init, op, form, true, rows.axis * count, stream);
+  };
+  if (!shape.fits) return segments(d_temp, temp_bytes);
   using params_t = short_rows_params<T, Acc, Out, Op, Form>;
-  constexpr auto kernel = &short_rows_kernel<params_t>;
-  current_device current;
-  kernel_capacity capacity;
-  if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
   const uint64_t rounds = ceil_div(count * shape.lanes, uint64_t(kShortRowsInFlight) * kSegmentThreads);
-  const unsigned grid = unsigned(rounds < capacity.blocks ? rounds : capacity.blocks);
-  params_t p{rows, count, shape, static_cast<unsigned long long*>(d_temp), d_out, init, op, form};
-  void* args[] = {&p};
-  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+  const params_t p{rows, count, shape, static_cast<unsigned long long*>(d_temp), d_out, init, op, form};
+  return run_in_place_of<&short_rows_kernel<params_t>>(d_temp, temp_bytes, segments, rounds, p, stream);
 }
 
 // The columns a lane of the columns kernel reads at once: its vector where every row of every
@@ -245,26 +252,15 @@ cudaError_t dispatch_fixed(void* d_temp, size_t& temp_bytes, const T* d_in, Out*
   return run_rows(d_temp, temp_bytes, rows, segments, d_out, init, op, form, stream);
 }
 
-// An axis of one element whose outputs' elements lie side by side: a map (single_elements_kernel).
-// The temp storage asked is the path's that the shape takes otherwise, so that a size query holds
-// whichever runs.
+// An axis of one element whose outputs' elements lie side by side: a map (single_elements_kernel),
+// in place of the path the shape takes otherwise.
 template <class T, class Acc, class Out, class Op, class Form, class Otherwise>
 cudaError_t run_single_elements(void* d_temp, size_t& temp_bytes, const T* d_in, uint64_t count, Out* d_out, Acc init,
                                 Op op, Form form, cudaStream_t stream, Otherwise&& otherwise) {
-  if (d_temp == nullptr) return otherwise(d_temp, temp_bytes);
-  size_t needed = 0;
-  if (cudaError_t rc = otherwise(nullptr, needed); rc != cudaSuccess) return rc;
-  if (temp_bytes < needed) return cudaErrorInvalidValue;
   using params_t = single_elements_params<T, Acc, Out, Op, Form>;
-  constexpr auto kernel = &single_elements_kernel<params_t>;
-  current_device current;
-  kernel_capacity capacity;
-  if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
   const uint64_t rounds = ceil_div(count, uint64_t(kSingleInFlight) * kSegmentThreads);
-  const unsigned grid = unsigned(rounds < capacity.blocks ? rounds : capacity.blocks);
-  params_t p{d_in, count, static_cast<unsigned long long*>(d_temp), d_out, init, op, form};
-  void* args[] = {&p};
-  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+  const params_t p{d_in, count, static_cast<unsigned long long*>(d_temp), d_out, init, op, form};
+  return run_in_place_of<&single_elements_kernel<params_t>>(d_temp, temp_bytes, otherwise, rounds, p, stream);
 }
 
 // Whether output k of shape s reads input element k: an axis of one, outputs side by side.
