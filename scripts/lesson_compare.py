@@ -11,6 +11,7 @@ the runs, and the widest ratio between two runs of the same build (the A/A sprea
 import argparse
 import json
 import statistics
+import sys
 
 KEYS = ("kernel", "variant", "block", "condition", "build")
 TIMES = ("median_ms", "best_ms", "o3_median_ms", "g_median_ms", "divergent_ms", "uniform_ms")
@@ -18,8 +19,13 @@ TIMES = ("median_ms", "best_ms", "o3_median_ms", "g_median_ms", "divergent_ms", 
 
 def rows(path):
     """{(table index, key): {time column: value}} for every row with a positive time."""
+    try:
+        with open(path) as f:
+            tables = json.load(f)["tables"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"lesson_compare: {path} is not a lesson's JSON output (`warpfold LESSON --format json`): {e}")
     out = {}
-    for i, table in enumerate(json.load(open(path))["tables"]):
+    for i, table in enumerate(tables):
         for r in table["rows"]:
             key = (i,) + tuple(str(r.get(k, "")) for k in KEYS)
             times = {c: float(r[c]) for c in TIMES if isinstance(r.get(c), (int, float)) and r[c] > 0}
