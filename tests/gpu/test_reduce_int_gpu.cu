@@ -65,12 +65,24 @@ void check_integer_type() {
   check_reduce<T, T>(bit_and{}, T(~T(0)), [](T a, T b) { return T(a & b); }, sparse_bit_data<T>(false));
   check_reduce<T, T>(bit_or{}, T(0), [](T a, T b) { return T(a | b); }, sparse_bit_data<T>(true));
   check_reduce<T, T>(bit_xor{}, T(0), [](T a, T b) { return T(a ^ b); }, full_range);
+  if constexpr (sizeof(T) <= 2) {
+    // A 1- or 2-byte vector's total is extended to a wider accumulator: the minimum's negative
+    // extreme and xor's sign bits must survive the extension.
+    using Word = std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>;
+    check_reduce<T, Word>(maximum{}, Word(lim::min()), [](Word a, Word b) { return std::max(a, b); },
+                          data_with_unique_extreme<T>(false));
+    check_reduce<T, Word>(minimum{}, Word(lim::max()), [](Word a, Word b) { return std::min(a, b); },
+                          data_with_unique_extreme<T>(true));
+    check_reduce<T, Word>(bit_xor{}, Word(0), [](Word a, Word b) { return Word(a ^ b); }, full_range);
+  }
 }
 
 TEST(ReduceInt, Int8) { check_integer_type<int8_t>(); }
 TEST(ReduceInt, Int16) { check_integer_type<int16_t>(); }
 TEST(ReduceInt, Int32) { check_integer_type<int32_t>(); }
 TEST(ReduceInt, Int64) { check_integer_type<int64_t>(); }
+TEST(ReduceInt, Uint8) { check_integer_type<uint8_t>(); }
+TEST(ReduceInt, Uint16) { check_integer_type<uint16_t>(); }
 TEST(ReduceInt, Uint32) { check_integer_type<uint32_t>(); }
 TEST(ReduceInt, Uint64) { check_integer_type<uint64_t>(); }
 

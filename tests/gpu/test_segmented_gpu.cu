@@ -114,33 +114,43 @@ TEST(SegmentedReduce, ArgminArgmaxTiesAndNan) {
   }
 }
 
-// int8 into int64 with int64 offsets at every element offset of the input (heads of 0 to 15
+// 1-byte elements with int64 offsets at every element offset of the input (heads of 0 to 15
 // elements), exact: one huge segment among the regimes, cut into as many pieces as the grid.
-TEST(SegmentedReduce, Int8SumsIntoInt64AtEveryAlignment) {
+template <class T, class Acc, class Op>
+void check_byte_segments(Op op, Acc init) {
   WARPFOLD_REQUIRE_GPU();
   std::vector<std::pair<std::string, std::vector<uint64_t>>> cases;
   for (regime r : every_regime()) cases.push_back({to_string(r), regime_lengths(r, new_seed(), 1, regime_budget(r))});
   const uint64_t huge = std::min<uint64_t>((uint64_t(1) << 24) + 13, max_test_n());
   cases.push_back({"one huge segment", {huge}});
+  using lim = std::numeric_limits<T>;
   for (const auto& [name, lengths] : cases) {
     const uint64_t seed = new_seed();
     const segment_set s = lay_out(lengths, seed, false);
-    const std::vector<int8_t> data = random_values<int8_t>(s.n, seed + 1, -128, 127);
+    const std::vector<T> data = random_values<T>(s.n, seed + 1, lim::min(), lim::max());
     const device_offsets<int64_t> off(s);
     segmented_runner runner;
     for (size_t shift : all_or_one<size_t>({0, 5, 15})) {
-      offset_buffer<int8_t> in(data, shift);
-      const auto got = runner.run<int64_t>(s.size(), [&](void* t, size_t& b, int64_t* o) {
-        return segmented_reduce(t, b, in.get(), o, s.size(), off.begin, off.end, plus{}, int64_t(-3));
+      offset_buffer<T> in(data, shift);
+      const auto got = runner.run<Acc>(s.size(), [&](void* t, size_t& b, Acc* o) {
+        return segmented_reduce(t, b, in.get(), o, s.size(), off.begin, off.end, op, init);
       });
       for (size_t k = 0; k < s.size(); ++k) {
         const segment_range g = range_of(s, k, false);
-        const int64_t want = reference_fold(g.len, int64_t(-3), plus{}, [&](uint64_t j) { return data[g.begin + j]; });
+        const Acc want = reference_fold(g.len, init, op, [&](uint64_t j) { return Acc(data[g.begin + j]); });
         ASSERT_EQ(got[k], want) << name << ", segment " << k << " of length " << g.len << ", input " << shift
                                 << " bytes past 16, seed " << seed;
       }
     }
   }
+}
+
+TEST(SegmentedReduce, Int8SumsIntoInt64AtEveryAlignment) { check_byte_segments<int8_t>(plus{}, int64_t(-3)); }
+
+// The operators whose vectors fold a word at a time: a signed maximum, an unsigned xor.
+TEST(SegmentedReduce, Int8MaximaAndUint8XorAtEveryAlignment) {
+  check_byte_segments<int8_t>(maximum{}, int8_t(-128));
+  check_byte_segments<uint8_t>(bit_xor{}, uint8_t(0x5a));
 }
 
 // With the input's length, offsets are clamped to [0, n): past the end, negative, reversed. The
