@@ -65,17 +65,39 @@ TEST(SegmentedPlan, ClassesByLength) {
 }
 
 TEST(SegmentedPlan, PiecesOfLongSegments) {
-  EXPECT_EQ(pieces_for(0, kTileItems, 660), 1u);
-  EXPECT_EQ(pieces_for(7 * kTileItems, kTileItems, 660), 1u);       // up to 2·kPieceMinTiles - 1 tiles: one
-  EXPECT_EQ(pieces_for(7 * kTileItems + 1, kTileItems, 660), 2u);   // 8 tiles: two of four
-  EXPECT_EQ(pieces_for(256 * kTileItems, kTileItems, 660), 64u);    // 2^20 floats: 64 pieces of 4 tiles
-  EXPECT_EQ(pieces_for(uint64_t(1) << 40, kTileItems, 660), 660u);  // at most the grid
-  for (uint64_t items : {8 * kTileItems, 100 * kTileItems + 5, 5000 * kTileItems}) {
-    const uint64_t pieces = pieces_for(items, kTileItems, 1u << 20);
-    const uint64_t tiles = ceil_div(items, kTileItems);
-    EXPECT_LE(pieces, tiles / kPieceMinTiles);  // every piece has at least kPieceMinTiles tiles
-    EXPECT_GE(pieces * (kPieceMinTiles + 1), tiles / 2);
+  const uint64_t little = 1;  // a call whose work is small: pieces of kPieceMinTiles
+  EXPECT_EQ(pieces_for(0, kTileItems, 660, little), 1u);
+  EXPECT_EQ(pieces_for(7 * kTileItems, kTileItems, 660, little), 1u);       // up to 2·kPieceMinTiles - 1 tiles: one
+  EXPECT_EQ(pieces_for(7 * kTileItems + 1, kTileItems, 660, little), 2u);   // 8 tiles: two of four
+  EXPECT_EQ(pieces_for(256 * kTileItems, kTileItems, 660, little), 64u);    // 2^20 floats: 64 pieces of 4 tiles
+  EXPECT_EQ(pieces_for(uint64_t(1) << 40, kTileItems, 660, little), 660u);  // at most the grid
+  for (uint64_t work : {little, uint64_t(1) << 14, ~uint64_t(0)}) {
+    for (uint64_t items : {8 * kTileItems, 100 * kTileItems + 5, 5000 * kTileItems}) {
+      const uint64_t pieces = pieces_for(items, kTileItems, 1u << 20, work);
+      const uint64_t tiles = ceil_div(items, kTileItems);
+      const uint64_t per_piece = uint64_t(1) << piece_tiles_log2(work, 1u << 20);
+      if (pieces > 1) EXPECT_LE(pieces, tiles / kPieceMinTiles);  // every piece has at least kPieceMinTiles tiles
+      EXPECT_GE(pieces * (per_piece + 1), tiles / 2);
+    }
   }
+}
+
+// Pieces grow from kPieceMinTiles to kPieceMaxTiles tiles, by powers of two, while every block
+// still gets a piece of the call's work; a call that does not know its total counts its
+// segments as long as this one.
+TEST(SegmentedPlan, PieceSizeFollowsTheCallsWork) {
+  EXPECT_EQ(piece_tiles_log2(0, 528), kPieceMinTilesLog2);
+  EXPECT_EQ(piece_tiles_log2(528 * 8 - 1, 528), 2u);
+  EXPECT_EQ(piece_tiles_log2(528 * 8, 528), 3u);
+  EXPECT_EQ(piece_tiles_log2(528 * 16, 528), 4u);
+  EXPECT_EQ(piece_tiles_log2(~uint64_t(0), 528), kPieceMaxTilesLog2);
+  EXPECT_EQ(piece_tiles_log2(100, 0), kPieceMaxTilesLog2);  // no grid: nothing to keep busy
+  // 64 segments of 2^20 floats (256 tiles): 16 pieces of 16 tiles; 64 of 2^16 (16 tiles): 4 of 4.
+  EXPECT_EQ(pieces_for(uint64_t(1) << 18, kTileItems, 528, work_tiles_of(~uint64_t(0), 64, 256)), 16u);
+  EXPECT_EQ(pieces_for(uint64_t(1) << 14, kTileItems, 528, work_tiles_of(~uint64_t(0), 64, 16)), 4u);
+  EXPECT_EQ(work_tiles_of(1000, 64, 256), 1000u);  // the known total wins where it is smaller
+  EXPECT_EQ(work_tiles_of(~uint64_t(0), uint64_t(1) << 40, uint64_t(1) << 30), uint64_t(1) << 61);  // capped
+  EXPECT_EQ(work_tiles_of(~uint64_t(0), 5, 0), 0u);
 }
 
 TEST(SegmentedPlan, TileSizeSpreadsSegmentsOverTheGrid) {
@@ -114,7 +136,7 @@ TEST(SegmentedPlan, PoolFromTheTotalHoldsEveryLongSegment) {
     uint64_t left = items, pieces = 0;
     while (left > 0) {  // random lengths, long and short, summing to the total
       const uint64_t len = std::min<uint64_t>(left, (gen() % 3 == 0) ? gen() % (64 * kTileItems) : gen() % (left + 1) + 1);
-      const uint64_t p = pieces_for(len, kTileItems, max_pieces);
+      const uint64_t p = pieces_for(len, kTileItems, max_pieces, gen() % 2 ? ~uint64_t(0) : items / kTileItems);
       if (p >= 2) pieces += p;
       left -= len;
     }

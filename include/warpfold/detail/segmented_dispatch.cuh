@@ -102,8 +102,9 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   if (cudaError_t rc = begin_segmented_call(stream, d_temp, kClassifiedWord, layout.words, key); rc != cudaSuccess) {
     return rc;
   }
-  params_t p{source, segments, tiles, k, capacity.blocks, layout, static_cast<unsigned long long*>(d_temp),
-             d_out,  init,     op,    form, key,            combine_timeout_ns()};
+  const uint64_t total_tiles = knows_total ? ceil_div(total_items, tile_items) : ~uint64_t(0);
+  params_t p{source, segments, tiles, k,   capacity.blocks, total_tiles,         layout,
+             static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
   void* args[] = {&p};
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
 }

@@ -44,6 +44,7 @@ struct segments_params {
   uint64_t tiles;           // ceil(segments / tile_segments), below 2^32
   unsigned tile_segments;   // a power of two, at most kMaxTileSegments
   unsigned max_pieces;      // pieces of one long segment at most: the device's grid
+  uint64_t total_tiles;     // the call's tiles where it knows its total length, else ~0
   segments_layout layout;   // temp storage, in 8-byte words
   unsigned long long* temp;
   Out* out;
@@ -102,7 +103,8 @@ struct segments_block {
     return (static_cast<unsigned long long>(tag) << 32) | 1u;
   }
   __device__ __forceinline__ uint64_t pieces_of(const typename View::items_t& items) const {
-    return pieces_for(items.vectors, kTileItems, p.max_pieces);
+    const uint64_t tiles = ceil_div(items.vectors, kTileItems);
+    return pieces_for(items.vectors, kTileItems, p.max_pieces, work_tiles_of(p.total_tiles, p.segments, tiles));
   }
 
   // The status word belongs to the last call: a stall of this one is recorded after its bound.

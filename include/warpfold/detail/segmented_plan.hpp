@@ -8,8 +8,8 @@
 //   alone  up to 8 elements (alone_max_code): the thread that reads the segment's offsets;
 //   lanes  up to kLaneItems elements per lane: 4, 8, 16 or 32 lanes of a warp;
 //   warp   up to kWarpMaxBytes: a warp, 16-byte vectors;
-//   block  a block, tiles of 16-byte vectors; from 2·kPieceMinTiles tiles on, the segment is
-//          *long*: cut into pieces (tiles p, p + P, p + 2P, ... of it, as reduce's blocks cut
+//   block  a block, tiles of 16-byte vectors; from two pieces' tiles on (4 to 16 tiles a piece,
+//          by the call's size), the segment is *long*: cut into pieces (tiles p, p + P, p + 2P, ... of it, as reduce's blocks cut
 //          its input), which any block of the grid may take, combined per segment.
 
 #include <warpfold/detail/reduce_policy.hpp>
@@ -63,7 +63,10 @@ inline constexpr unsigned kLaneItems = 4;            // elements per lane in the
 inline constexpr unsigned kLaneBatch = 2;            // segments in flight per lane group
 inline constexpr unsigned kMaxLaneGroup = 32;        // the widest lane class: a warp, several segments in flight
 inline constexpr unsigned kWarpMaxBytes = 4096;      // the warp class, up to this many bytes
-inline constexpr unsigned kPieceMinTiles = 4;        // tiles per piece of a long segment, at least
+inline constexpr unsigned kPieceMinTilesLog2 = 2;    // tiles per piece of a long segment, at least: 4
+inline constexpr unsigned kPieceMaxTilesLog2 = 4;    // at most: 16, where the call's work fills the grid anyway
+inline constexpr unsigned kPieceMinTiles = 1u << kPieceMinTilesLog2;
+inline constexpr unsigned kPieceMaxTiles = 1u << kPieceMaxTilesLog2;
 inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
 inline constexpr unsigned kTilesPerBlock = 4;        // segment tiles per block, at least, where there are enough
 inline constexpr unsigned kHelperPollNs = 500;       // pause between an idle block's polls
@@ -160,11 +163,32 @@ WARPFOLD_HOST_DEVICE constexpr uint8_t class_code(segment_class c, uint64_t len)
   return code;
 }
 
+// Tiles per piece of a long segment, as a power of two: 4, 8 or 16, the largest that still gives
+// every block of the grid (max_pieces) one piece of the call's work_tiles. Larger pieces cost
+// fewer claims and partials per tile; smaller ones keep every block busy where the call holds
+// little work. A shift, because a division by a variable spills in the kernel.
+WARPFOLD_HOST_DEVICE constexpr unsigned piece_tiles_log2(uint64_t work_tiles, uint64_t max_pieces) {
+  unsigned l = kPieceMaxTilesLog2;
+  while (l > kPieceMinTilesLog2 && (work_tiles >> l) < max_pieces) --l;
+  return l;
+}
+
+// The call's tiles as a segment sees them: the known total (total_tiles, ~0 where the call does
+// not know it), or else that many segments as long as this one. Both factors are capped so that
+// the product cannot overflow; piece_tiles needs it only up to its cap.
+WARPFOLD_HOST_DEVICE constexpr uint64_t work_tiles_of(uint64_t total_tiles, uint64_t segments, uint64_t tiles) {
+  constexpr uint64_t kCap = uint64_t(1) << 31;
+  const uint64_t as_many = (segments < kCap ? segments : kCap) * (tiles < kCap ? tiles : kCap);
+  return total_tiles < as_many ? total_tiles : as_many;
+}
+
 // The pieces of a block-class segment whose body has `items` items, read in tiles of tile_items:
-// one for up to 2·kPieceMinTiles - 1 tiles, else one per kPieceMinTiles tiles, at most
-// max_pieces (the grid the device holds, so that a single segment keeps every block busy).
-WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile_items, uint64_t max_pieces) {
-  const uint64_t pieces = ceil_div(items, tile_items) / kPieceMinTiles;
+// one for fewer than two pieces' tiles (piece_tiles of the call's work_tiles), else one per
+// piece's tiles, at most max_pieces (the grid the device holds, so that a single segment keeps
+// every block busy).
+WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile_items, uint64_t max_pieces,
+                                                   uint64_t work_tiles) {
+  const uint64_t pieces = ceil_div(items, tile_items) >> piece_tiles_log2(work_tiles, max_pieces);
   return pieces < 1 ? 1 : pieces > max_pieces ? max_pieces : pieces;
 }
 
