@@ -193,6 +193,13 @@ std::vector<BenchShape> segmented_bench_shapes(const SegmentedBenchOptions& o) {
     shapes.push_back(transposed);
     shapes.push_back(every_other);
   }
+  if (o.segmented && total >= (uint64_t(1) << 16)) {
+    // Segments of 256 KiB of floats: where one block per segment ends and pieces begin.
+    const uint64_t cols = uint64_t(1) << 16, rows = total / cols;
+    const std::string name = count_text(rows) + " x " + count_text(cols);
+    shapes.push_back({ShapeKind::segmented, name, Lengths::equal, rows, cols});
+    shapes.push_back({ShapeKind::fixed, name, Lengths::equal, rows, cols});
+  }
   if (o.segmented) {
     for (uint64_t mean : {4, 64, 4096}) {
       BenchShape s{ShapeKind::segmented, "uniform [0, " + std::to_string(2 * mean) + "]", Lengths::uniform};

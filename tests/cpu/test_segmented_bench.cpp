@@ -52,6 +52,8 @@ TEST(SegmentedBench, ShapesOfTheIssueTable) {
   }
   EXPECT_TRUE(has(bench::ShapeKind::axis, "2^13 x 2^13, x.T.sum(1)"));
   EXPECT_TRUE(has(bench::ShapeKind::axis, "2^13 x 2^13, x[:, ::2].sum(1)"));
+  EXPECT_TRUE(has(bench::ShapeKind::segmented, "1024 x 2^16"));  // between one block and pieces
+  EXPECT_TRUE(has(bench::ShapeKind::fixed, "1024 x 2^16"));
   EXPECT_TRUE(has(bench::ShapeKind::segmented, "uniform [0, 8]"));
   EXPECT_TRUE(has(bench::ShapeKind::segmented, "uniform [0, 8192]"));
   o.axis = false;
