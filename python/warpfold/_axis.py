@@ -58,6 +58,20 @@ class Along(NamedTuple):
     passes: tuple  # the AxisShape of each pass (over a C-order copy where `copied`)
     partials: tuple  # bytes of each pass's partial results but the last's, aligned
     copied: bool  # the layout is no pass over x: its framework copies it into C order first
+    offset: int  # bytes from the data pointer (of x, or of its copy) to the first pass's first element
+    on_device: dict  # device -> its Launches, filled in by launches()
+
+
+class Launches(NamedTuple):
+    """The passes of one Along on one device as the extension takes them: per pass (entry, its
+    extents tuple, where its results go: an offset into the temp storage, or -1 for the result,
+    its entry's temp bytes); the temp storage of the call, and where the entries' own part of it
+    starts (after the partial results). The extents stay one tuple: nanobind's quickest dispatch
+    takes at most 8 arguments, and six more ints cost more than the tuple's conversion."""
+
+    steps: tuple
+    scratch: int
+    work_at: int
 
 
 _ALONG: dict = {}
@@ -70,7 +84,7 @@ def reduce_along(op: str, x, dim, keepdim: bool, dtype=None, out=None, stream=No
     handle = None if stream is None else stream_handle(stream)
     inp = read(x, "x", handle, strided=True)
     s = inp.view
-    a = _along(op, s, inp.family, dim, keepdim, dtype)
+    a = along_of(op, s, inp.family, dim, keepdim, dtype)
     if a.whole is not None:
         view = a.whole._replace(data=s.data + a.whole.data, device=s.device)
         return full_reduce_input(op, inp._replace(view=view), handle, dtype, out, a.shape)
@@ -90,11 +104,16 @@ def reduce_along(op: str, x, dim, keepdim: bool, dtype=None, out=None, stream=No
             x = fw.contiguous(x)
             s = fw.strided(x, "x")
     sink = target.view.data if target is not None else fw.pointer(result)
-    _run_passes(a, fw, device, handle, handle == current, s.data + a.passes[0].offset * s.itemsize, sink)
+    plan = launches(a, device)
+    temp, held = fw.scratch(plan.scratch, device, handle, handle == current)
+    try:
+        launch(plan, device, handle, s.data + a.offset, sink, temp)
+    finally:
+        fw.release(held)
     return to_caller(inp, out, result)
 
 
-def _along(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
+def along_of(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
     """The Along of a call, from the cache where the same call shape ran before."""
     try:
         key = (op, s.shape, s.strides, s.dtype, family, tuple(dim) if isinstance(dim, list) else dim, keepdim, dtype)
@@ -114,7 +133,7 @@ def _work_out(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
     check_input(s.dtype, op)
     if dim is None or (isinstance(dim, tuple) and not dim):  # every dim: the full reduce, as without dim=
         shape = result_shape(s.shape, range(len(s.shape)), keepdim)
-        return Along(shape, dense_view(s._replace(data=0), "x"), (), (), (), False)
+        return Along(shape, dense_view(s._replace(data=0), "x"), (), (), (), False, 0, {})
     dims = normalize_dims(dim, len(s.shape), op)
     shape = result_shape(s.shape, dims, keepdim)
     if op in NEEDS_ELEMENTS and any(s.shape[d] == 0 for d in dims if d < len(s.shape)):
@@ -122,29 +141,42 @@ def _work_out(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
     if all(size == 1 or d in dims for d, size in enumerate(s.shape)) and (op not in SEARCHES or shape == ()):
         view = dense_or_none(s._replace(data=0))  # data: the offset to add to the call's pointer
         if view is not None and (view.ordered or op not in SEARCHES):
-            return Along(shape, view, (), (), (), False)
+            return Along(shape, view, (), (), (), False, 0, {})
     final = AXIS.plan(op, s.dtype, family, dtype)
     one_pass = axis_shape(s.shape, s.strides, dims, op not in SEARCHES)
     copied = one_pass is None and s.strides is not None and not is_c_contiguous(s.shape, s.strides)
     passes = [one_pass] if one_pass is not None else contiguous_passes(s.shape, dims)
     plans = _pass_plans(op, s.dtype, family, final, len(passes))
     partials = tuple(_aligned(a.outer * a.inner * ITEMSIZE[p.result]) for p, a in zip(plans[:-1], passes[:-1]))
-    return Along(shape, None, tuple(plans), tuple(passes), partials, copied)
+    return Along(shape, None, tuple(plans), tuple(passes), partials, copied, passes[0].offset * s.itemsize, {})
 
 
-def _run_passes(a: Along, fw, device: int, handle: int, on_current: bool, source: int, sink: int) -> None:
-    """Launches every pass of `a` on `handle`: x into partial results in temp storage, those into
-    the next, the last into `sink`."""
+def launches(a: Along, device: int) -> Launches:
+    """The Launches of `a` on `device`, worked out at its first call there."""
+    found = a.on_device.get(device)
+    if found is None:
+        found = a.on_device[device] = _launches_on(a, device)
+    return found
+
+
+def _launches_on(a: Along, device: int) -> Launches:
     sizes = [_temp_bytes(p.index, device, shape.extents) for p, shape in zip(a.plans, a.passes)]
-    partial_bytes = sum(a.partials)
-    temp, held = fw.scratch(partial_bytes + max(sizes), device, handle, on_current)
-    try:
-        for k, (p, shape) in enumerate(zip(a.plans, a.passes)):
-            into = sink if k == len(a.passes) - 1 else temp + sum(a.partials[:k])
-            _ext.axis_run(p.index, device, source, shape.extents, into, temp + partial_bytes, sizes[k], handle)
-            source = into
-    finally:
-        fw.release(held)
+    steps, at = [], 0
+    for k, (p, shape, nbytes) in enumerate(zip(a.plans, a.passes, sizes)):
+        last = k == len(a.passes) - 1
+        steps.append((p.index, shape.extents, -1 if last else at, nbytes))
+        at += 0 if last else a.partials[k]
+    return Launches(tuple(steps), at + max(sizes), at)
+
+
+def launch(plan: Launches, device: int, handle: int, source: int, sink: int, temp: int) -> None:
+    """Queues every pass on `handle`: `source` into partial results in `temp`, those into the
+    next, the last into `sink`."""
+    work = temp + plan.work_at
+    for index, extents, into, nbytes in plan.steps:
+        out = sink if into < 0 else temp + into
+        _ext.axis_run(index, device, source, extents, out, work, nbytes, handle)
+        source = out
 
 
 def _pass_plans(op: str, dtype: str, family: str, final, count: int) -> list:

@@ -19,8 +19,9 @@ class Torch:
     family = "torch"
     name = "PyTorch"
 
-    def __init__(self):
-        import torch
+    def __init__(self, torch=None):
+        if torch is None:  # else a stand-in, in tests
+            import torch
 
         self.torch = torch
         names = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
@@ -106,8 +107,9 @@ class CuPy:
     family = "numpy"
     name = "CuPy"
 
-    def __init__(self):
-        import cupy
+    def __init__(self, cupy=None):
+        if cupy is None:  # else a stand-in, in tests
+            import cupy
 
         self.cupy = cupy
         self.runtime = cupy.cuda.runtime

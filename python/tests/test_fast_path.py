@@ -1,0 +1,198 @@
+"""The fast path (warpfold._fast) against the general one, without a GPU: every call is made both
+ways on stand-ins for PyTorch and CuPy (fakes.py), with the extension's launches recorded; the
+allocations, launches, results and errors must be the same. CI runs these; the GPU tests
+(test_differential, test_dims*, test_streams) check the same calls' numbers on a device."""
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import fakes  # noqa: E402
+import warpfold  # noqa: E402
+from warpfold import _axis, _core, _fast, _frameworks, _inputs  # noqa: E402
+from warpfold import _warpfold as ext  # noqa: E402
+
+
+class Setup:
+    """A fake framework wired into warpfold both ways, the extension's launches recorded."""
+
+    def __init__(self, name: str, monkeypatch):
+        self.machine = fakes.Machine()
+        self.is_torch = name == "torch"
+        if self.is_torch:
+            self.module = fakes.fake_torch(self.machine)
+            fw = _frameworks.Torch(self.module)
+            self.cls, self.calls = self.module.Tensor, _fast.TorchCalls(fw)
+        else:
+            self.module = fakes.fake_cupy(self.machine)
+            fw = _frameworks.CuPy(self.module)
+            self.cls, self.calls = self.module.ndarray, _fast.CuPyCalls(fw)
+        monkeypatch.setitem(_inputs._READERS, self.cls, _inputs._framework_reader(fw))
+        events = lambda what: lambda *args: self.machine.events.append((what,) + args)  # noqa: E731
+        monkeypatch.setattr(ext, "run", events("run"))
+        monkeypatch.setattr(ext, "axis_run", events("axis_run"))
+        monkeypatch.setattr(ext, "temp_bytes", lambda index, device: 512 + 8 * index + device)
+        monkeypatch.setattr(ext, "axis_temp_bytes", lambda index, device, extents: 1024 + sum(extents) % 97)
+        self.reads = 0
+
+        def counted(read):
+            def read_counted(*args, **kwargs):
+                self.reads += 1
+                return read(*args, **kwargs)
+            return read_counted
+
+        for module in (_core, _axis):  # the general path reads its input through read()
+            monkeypatch.setattr(module, "read", counted(module.read))
+        self.fast = lambda on: monkeypatch.setitem(_fast.FAST, self.cls, self.calls if on else False)
+
+    def array(self, shape, dtype, device=0, strides=None, offset=0):
+        """An array of `shape` (element strides), `offset` elements into its allocation."""
+        if self.is_torch:
+            base = self.module.Tensor((count_for(shape, strides) + offset,), getattr(self.module, dtype), device)
+            return self.module.Tensor(shape, getattr(self.module, dtype), device, strides,
+                                      base.data_ptr() + offset * base.element_size())
+        cupy = self.module
+        base = cupy.ndarray((count_for(shape, strides) + offset,), dtype)
+        itemsize = base.itemsize
+        byte_strides = None if strides is None else tuple(s * itemsize for s in strides)
+        memptr = cupy.cuda.MemoryPointer(base.data.ptr + offset * itemsize, device)
+        return cupy.ndarray(shape, dtype, memptr, byte_strides)
+
+    def outcome(self, call, fast: bool):
+        """(the events, the result or the error) of call() made one way."""
+        self.fast(fast)
+        self.machine.reset()
+        self.reads = 0
+        try:
+            r = call()
+            got = ("result", tuple(r.shape), str(r.dtype), r.data_ptr() if hasattr(r, "data_ptr") else r.data.ptr)
+        except (TypeError, ValueError, IndexError) as error:
+            got = (type(error).__name__, str(error))
+        return self.machine.events, got
+
+
+def count_for(shape, strides) -> int:
+    """Elements an array of `shape` and element `strides` spans (C order where None)."""
+    if strides is None:
+        return fakes.count(shape)
+    return 1 + sum((size - 1) * abs(stride) for size, stride in zip(shape, strides)) if all(shape) else 0
+
+
+@pytest.fixture(params=["torch", "cupy"])
+def setup(request, monkeypatch):
+    return Setup(request.param, monkeypatch)
+
+
+def same_both_ways(setup, call, served: bool):
+    """call() gives the same events and result (or error) by either path; the fast path took it
+    without reading the input the general way where `served`."""
+    general_events, general = setup.outcome(call, fast=False)
+    fast_events, fast = setup.outcome(call, fast=True)
+    assert fast == general
+    assert fast_events == general_events
+    assert (setup.reads == 0) == served, "the fast path served it" if not served else "the general path read it"
+    assert setup.outcome(call, fast=True) == (fast_events, fast)  # and again, from the kept plans
+    return general_events, general
+
+
+FULL_CASES = [  # (op, shape, dtype, dtype=, served)
+    ("sum", (1024,), "float32", None, True),
+    ("sum", (1000,), "int32", None, True),  # torch: int64, cupy: int64
+    ("sum", (17, 3), "uint8", None, True),  # cupy: uint64
+    ("sum", (1024,), "float32", "float64", True),
+    ("sum", (1024,), "float16", None, True),
+    ("sum", (1024,), "bool", None, True),
+    ("prod", (5, 7), "float64", None, True),
+    ("min", (333,), "int64", None, True),
+    ("max", (), "float32", None, True),
+    ("argmax", (4, 9), "float32", None, True),
+    ("argmin", (100,), "int32", None, True),
+    ("sum", (0,), "float32", None, True),
+    ("min", (0, 3), "float32", None, False),  # ValueError, from the general path
+    ("argmin", (0,), "int32", None, False),
+    ("sum", (8,), "complex64", None, False),  # TypeError: unsupported dtype
+    ("sum", (8,), "float32", "complex64", False),
+    ("sum", (8,), "float32", ["float64"], False),  # an unhashable dtype=
+    ("prod", (8,), "int32", "float16", False),  # no such entry
+]
+
+
+@pytest.mark.parametrize("op, shape, dtype, requested, served", FULL_CASES)
+def test_full_reduces_match(setup, op, shape, dtype, requested, served):
+    x = setup.array(shape, dtype)
+    setup.machine.mark()
+    kwargs = {} if requested is None else {"dtype": requested}
+    events, _ = same_both_ways(setup, lambda: warpfold.reduce(x, op, **kwargs) if op in ("sum", "prod", "min", "max")
+                               else getattr(warpfold, op)(x), served)
+    if served:
+        assert [e[0] for e in events if e[0] == "run"] == ["run"]
+
+
+@pytest.mark.parametrize("shape, strides, device, offset, served", [
+    ((16, 8), (1, 16), 0, 0, False),  # a transpose: one dense block, not in C order
+    ((16, 8), (16, 2), 0, 0, False),  # gaps: ValueError
+    ((64,), None, -1, 0, False),  # a host tensor: TypeError
+    ((64,), None, 1, 0, False),  # not on the current device
+    ((64,), None, 0, 3, True),  # a slice of a larger allocation
+])
+def test_full_reduce_layouts_and_devices(setup, shape, strides, device, offset, served):
+    if device < 0 and not setup.is_torch:
+        pytest.skip("a CuPy array is on a device")
+    x = setup.array(shape, "float32", device, strides, offset)
+    setup.machine.mark()
+    same_both_ways(setup, lambda: warpfold.sum(x), served)
+
+
+AXIS_CASES = [  # (op, shape, strides, dim, keepdim, served)
+    ("sum", (32, 32), None, 1, False, True),
+    ("sum", (32, 32), None, 0, False, True),
+    ("sum", (32, 32), None, -1, True, True),
+    ("max", (4, 8, 16), None, 1, False, True),
+    ("argmin", (32, 32), None, 1, False, True),
+    ("argmax", (6, 40), None, 0, True, True),
+    ("sum", (32, 16), (1, 32), 1, False, True),  # a transpose, read in place
+    ("sum", (8, 4, 6), (48, 1, 8), 2, False, True),
+    ("sum", (8, 6), (6, -1), 1, False, True),  # reversed rows (CuPy: x[:, ::-1])
+    ("sum", (0, 4), None, 0, False, True),  # no element to reduce: identities
+    ("sum", (4, 0), None, 0, False, True),  # no output: no launch
+    ("sum", (1, 64), None, 1, False, False),  # every dim of size above 1: the full reduce
+    ("sum", (4, 8, 16), None, (0, 2), False, False),  # dim= as a tuple: passes
+    ("sum", (4, 8, 16), (1, 512, 32), 1, False, True),  # outer and inner strides of a permuted view
+    ("sum", (3, 4, 5, 2), (40, 10, 1, 5), 0, False, False),  # three runs of kept dims: a copy first
+    ("min", (0, 4), None, 0, False, False),  # ValueError
+    ("sum", (4, 4), None, 2, False, False),  # IndexError
+    ("sum", (4, 4), None, True, False, False),  # TypeError: dim= is not an int
+    ("prod", (4, 4), None, 1, False, False),  # with int8 input below: no entry along dims
+]
+
+
+@pytest.mark.parametrize("op, shape, strides, dim, keepdim, served", AXIS_CASES)
+def test_reductions_along_dims_match(setup, op, shape, strides, dim, keepdim, served):
+    dtype = "int8" if op == "prod" else "int32" if op == "argmin" else "float32"
+    if strides is not None and not setup.is_torch and not served:
+        pytest.skip("the fake CuPy makes no copies")
+    x = setup.array(shape, dtype, strides=strides, offset=5)
+    setup.machine.mark()
+    if op.startswith("arg"):
+        call = lambda: getattr(warpfold, op)(x, dim=dim, keepdim=keepdim)  # noqa: E731
+    else:
+        call = lambda: warpfold.reduce(x, op, dim=dim, keepdim=keepdim)  # noqa: E731
+    events, _ = same_both_ways(setup, call, served)
+    if served and 0 not in shape:
+        assert [e[0] for e in events].count("axis_run") == 1
+
+
+def test_the_fast_path_is_only_for_the_frameworks_own_types():
+    class NotATensor:
+        pass
+
+    assert _fast.calls_for(NotATensor) is False
+    assert _fast.FAST.pop(NotATensor) is False
+
+
+def test_out_and_stream_take_the_general_path(setup):
+    x = setup.array((64,), "float32")
+    out = setup.array((), "float32")
+    setup.machine.mark()
+    same_both_ways(setup, lambda: warpfold.sum(x, out=out), served=False)
+    same_both_ways(setup, lambda: warpfold.sum(x, stream=0), served=False)

@@ -1,0 +1,239 @@
+"""The per-call fast path: PyTorch tensors and CuPy arrays of exactly the framework's own type,
+called without out= or stream=.
+
+A call reads a few attributes of the array, finds what it runs in one dictionary (keyed by op,
+dtype, dtype= and device; along dims also by shape, strides, dim and keepdim), allocates its
+result and temp storage through the framework on its current stream and launches: no Input, View
+or Strided objects, no reader, framework or stream lookups. Whatever it does not serve goes the
+general way (_core.full_reduce, _axis.reduce_along), which reads and checks everything: arrays
+on the host, on another device than the current one, not C-contiguous (full reduces) or needing a
+copy or the full reduce (along dims), an empty min or argmin, dim= as a tuple, dtypes without an
+entry and every call whose first run raises. So results, errors and their order are the general
+path's, and the plans it keeps are the general path's own, looked up once per key.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NamedTuple, Optional
+
+from . import _warpfold as _ext
+from ._axis import Launches, along_of, launch, launches, reduce_along
+from ._core import FULL, full_reduce, temp_bytes
+from ._frameworks import cupy_framework, torch_framework
+
+MAX_CALLS = 4096  # call shapes kept per framework and kind (cleared when full)
+
+
+class FullCall(NamedTuple):
+    """A full reduce of one (op, dtype, dtype=, device)."""
+
+    index: int  # the compiled entry
+    result: Any  # the result's dtype, as the framework names it
+    where: Any  # the device, as the framework's allocation takes it
+    temp_bytes: int
+    search: bool  # argmin/argmax: the entry writes {value, index}; the result is the index
+    needs_elements: bool  # min, max, argmin, argmax: none over no element
+
+
+class AlongCall(NamedTuple):
+    """A reduction along dims of one call shape (op, dtype, shape, strides, dim=, keepdim=,
+    dtype=, device) that runs in passes over x itself."""
+
+    shape: tuple  # the result's
+    result: Any  # the result's dtype, as the framework names it
+    where: Any  # the device, as the framework's allocation takes it
+    launches: Optional[Launches]  # None: the result has no element, nothing to launch
+    offset: int  # bytes from x's data pointer to the first element read
+
+
+class FastCalls:
+    """What both frameworks' fast paths share: the calls they serve, worked out by the general
+    path at the first call of each key."""
+
+    def __init__(self, fw):
+        self.fw = fw
+        self.full_calls: dict = {}
+        self.along_calls: dict = {}
+
+    def result_dtype(self, name: str):
+        raise NotImplementedError
+
+    def where(self, device: int):
+        raise NotImplementedError
+
+    def full_call(self, key: tuple, op: str, dtype: Optional[str], requested, device: int) -> Optional[FullCall]:
+        """The FullCall of a first call, kept under `key`; None where the general path must run
+        it (it raises)."""
+        try:
+            p = FULL.plan(op, dtype, self.fw.family, requested)
+        except (TypeError, ValueError):
+            return None
+        call = FullCall(p.index, self.result_dtype(p.result), self.where(device), temp_bytes(p.index, device), p.search,
+                        p.needs_elements)
+        return _kept(self.full_calls, key, call)
+
+    def along_call(self, key: tuple, op: str, x, dim: int, keepdim: bool, requested,
+                   device: int) -> Optional[AlongCall]:
+        """The AlongCall of a first call, kept under `key`; None (kept too) for a layout the general
+        path runs otherwise (as the full reduce, or after a copy), None (not kept) for a call that
+        raises there."""
+        try:
+            a = along_of(op, self.fw.strided(x, "x"), self.fw.family, dim, keepdim, requested)
+        except (TypeError, ValueError, IndexError):
+            return None
+        call = None
+        if a.whole is None and not a.copied:
+            last = a.passes[-1]
+            plan = launches(a, device) if last.outer * last.inner else None
+            call = AlongCall(a.shape, self.result_dtype(a.plans[-1].result), self.where(device), plan, a.offset)
+        return _kept(self.along_calls, key, call)
+
+
+def _kept(cache: dict, key: tuple, call):
+    if len(cache) >= MAX_CALLS:
+        cache.clear()
+    try:
+        cache[key] = call
+    except TypeError:  # an unhashable dtype= (which the general path refuses): nothing kept
+        pass
+    return call
+
+
+class TorchCalls(FastCalls):
+    """torch.Tensor: results from torch.empty, temp storage from the caching allocator's raw
+    blocks (as the general path takes them on the current device)."""
+
+    def __init__(self, fw):
+        super().__init__(fw)
+        self.empty = fw.torch.empty
+        self.current_stream = fw.current_stream  # a raw handle
+        self.current_device = fw._get_device
+        self.alloc, self.free = fw._raw_alloc, fw._raw_delete
+
+    def result_dtype(self, name: str):
+        return self.fw.dtypes[name]
+
+    def where(self, device: int):
+        return self.fw.device(device)
+
+    def full(self, op: str, x, requested):
+        if x.is_cuda and x.is_contiguous():
+            device = x.get_device()
+            key = (op, x.dtype, requested, device)
+            try:
+                call = self.full_calls[key]
+            except (KeyError, TypeError):  # a first call, or an unhashable dtype=
+                call = self.full_call(key, op, self.fw.names.get(x.dtype), requested, device)
+            n = x.numel()
+            if call is not None and (n or not call.needs_elements) and self.current_device() == device:
+                index, result, where, nbytes, search, _ = call
+                stream = self.current_stream(device)
+                answer = self.empty((2,) if search else (), dtype=result, device=where)
+                out = answer.data_ptr()
+                temp = self.alloc(nbytes, stream)
+                try:
+                    _ext.run(index, device, x.data_ptr(), n, out, temp, nbytes, stream)
+                finally:
+                    self.free(temp)
+                return answer[1] if search else answer
+        return full_reduce(op, x, requested)
+
+    def along(self, op: str, x, dim, keepdim: bool, requested):
+        if type(dim) is int and x.is_cuda:  # not a bool, which would share an int's key
+            device = x.get_device()
+            key = (op, x.dtype, x.shape, x.stride(), dim, keepdim, requested, device)
+            try:
+                call = self.along_calls[key]
+            except (KeyError, TypeError):  # a first call, or an unhashable dtype=
+                call = self.along_call(key, op, x, dim, keepdim, requested, device)
+            if call is not None and self.current_device() == device:
+                shape, result, where, plan, offset = call
+                answer = self.empty(shape, dtype=result, device=where)
+                if plan is not None:
+                    stream = self.current_stream(device)
+                    temp = self.alloc(plan.scratch, stream)
+                    try:
+                        launch(plan, device, stream, x.data_ptr() + offset, answer.data_ptr(), temp)
+                    finally:
+                        self.free(temp)
+                return answer
+        return reduce_along(op, x, dim, keepdim, requested)
+
+
+class CuPyCalls(FastCalls):
+    """cupy.ndarray: results from the ndarray constructor (cupy.empty without its Python frame),
+    temp storage from the memory pool, on the current device's current stream."""
+
+    def __init__(self, fw):
+        super().__init__(fw)
+        cupy = fw.cupy
+        self.ndarray = cupy.ndarray
+        self.alloc = cupy.cuda.alloc
+        self.current_device = fw.runtime.getDevice
+        self.current_stream = cupy.cuda.get_current_stream  # the current device's
+
+    def result_dtype(self, name: str):
+        return self.fw._dtypes.get(name) or self.fw._dtype(name)
+
+    def where(self, device: int):
+        return device
+
+    def full(self, op: str, x, requested):
+        if x._c_contiguous:
+            memory = x.data
+            device = memory.device_id
+            dtype = x.dtype
+            key = (op, dtype, requested, device)
+            try:
+                call = self.full_calls[key]
+            except (KeyError, TypeError):  # a first call, or an unhashable dtype=
+                call = self.full_call(key, op, dtype.name, requested, device)
+            n = x.size
+            if call is not None and (n or not call.needs_elements) and self.current_device() == device:
+                index, result, _, nbytes, search, _ = call
+                answer = self.ndarray((2,) if search else (), result)
+                temp = self.alloc(nbytes)  # back to the pool when dropped, after the launch is queued
+                _ext.run(index, device, memory.ptr, n, answer.data.ptr, temp.ptr, nbytes, self.current_stream().ptr)
+                return answer[1] if search else answer
+        return full_reduce(op, x, requested)
+
+    def along(self, op: str, x, dim, keepdim: bool, requested):
+        if type(dim) is int:  # not a bool, which would share an int's key
+            memory = x.data
+            device = memory.device_id
+            key = (op, x.dtype, x.shape, x.strides, dim, keepdim, requested, device)
+            try:
+                call = self.along_calls[key]
+            except (KeyError, TypeError):  # a first call, or an unhashable dtype=
+                call = self.along_call(key, op, x, dim, keepdim, requested, device)
+            if call is not None and self.current_device() == device:
+                shape, result, _, plan, offset = call
+                answer = self.ndarray(shape, result)
+                if plan is not None:
+                    temp = self.alloc(plan.scratch)
+                    launch(plan, device, self.current_stream().ptr, memory.ptr + offset, answer.data.ptr, temp.ptr)
+                return answer
+        return reduce_along(op, x, dim, keepdim, requested)
+
+
+FAST: dict = {}  # type -> its FastCalls, or False for a type the general path reads
+
+
+def calls_for(cls) -> Any:
+    """The fast path of arrays of exactly type `cls` (False where there is none), kept in FAST."""
+    calls: Any = False
+    torch, cupy = sys.modules.get("torch"), sys.modules.get("cupy")
+    if torch is not None and cls is torch.Tensor:
+        fw = torch_framework()
+        if fw._raw_alloc is not None:  # else temp storage needs a tensor: the general path
+            calls = TorchCalls(fw)
+    elif cupy is not None and cls is cupy.ndarray and _cupy_attributes(cupy):
+        calls = CuPyCalls(cupy_framework())
+    FAST[cls] = calls
+    return calls
+
+
+def _cupy_attributes(cupy) -> bool:
+    """Whether this CuPy has the attributes the fast path reads (CuPy 8 and later)."""
+    return hasattr(cupy.ndarray, "_c_contiguous") and hasattr(cupy.cuda.MemoryPointer, "device_id")
