@@ -111,9 +111,9 @@ __device__ __forceinline__ T fold_words_min_max(const unsigned (&w)[Words], Op o
 template <class Acc, class Op, class T, unsigned N>
 __device__ __forceinline__ Acc fold_vector_as_tree(const T (&v)[N], Op op) {
   using lane_t = std::conditional_t<std::is_signed_v<T>, int, unsigned>;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   constexpr unsigned kWords = N * sizeof(T) / 4;
   constexpr bool kWholeWords = N * sizeof(T) % 4 == 0 && (kWords & (kWords - 1)) == 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   if constexpr (kWholeWords && is_min_or_max<Op>) {
     unsigned w[kWords];
     memcpy(w, v, sizeof(w));
