@@ -196,3 +196,16 @@ def test_out_and_stream_take_the_general_path(setup):
     setup.machine.mark()
     same_both_ways(setup, lambda: warpfold.sum(x, out=out), served=False)
     same_both_ways(setup, lambda: warpfold.sum(x, stream=0), served=False)
+
+
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("bad", [True, False, (True,), [0, False]])
+def test_a_bool_dim_is_refused_after_its_int_ran(setup, fast, bad):
+    """dim=True equals 1 as a dictionary key: the call with dim=1 before it must not let it in."""
+    x = setup.array((4, 6), "float32")
+    setup.fast(fast)
+    warpfold.sum(x, dim=1)
+    warpfold.sum(x, dim=(0, 1))
+    warpfold.sum(x, dim=0)
+    with pytest.raises(TypeError, match="dim= takes an int or a tuple of ints"):
+        warpfold.sum(x, dim=bad)

@@ -116,9 +116,13 @@ def reduce_along(op: str, x, dim, keepdim: bool, dtype=None, out=None, stream=No
 def along_of(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
     """The Along of a call, from the cache where the same call shape ran before."""
     try:
-        key = (op, s.shape, s.strides, s.dtype, family, tuple(dim) if isinstance(dim, list) else dim, keepdim, dtype)
+        dims = tuple(dim) if isinstance(dim, list) else dim
+        # A bool hashes as the int it equals: such a dim= is never cached, so it is always refused.
+        if dims is True or dims is False or (isinstance(dims, tuple) and any(isinstance(d, bool) for d in dims)):
+            raise TypeError
+        key = (op, s.shape, s.strides, s.dtype, family, dims, keepdim, dtype)
         found = _ALONG.get(key)
-    except TypeError:  # an unhashable dim= or dtype=: worked out (and refused) below
+    except TypeError:  # an unhashable (or bool) dim= or dtype=: worked out (and refused) below
         key = found = None
     if found is None:
         found = _work_out(op, s, family, dim, keepdim, dtype)
