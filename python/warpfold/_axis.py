@@ -115,15 +115,14 @@ def reduce_along(op: str, x, dim, keepdim: bool, dtype=None, out=None, stream=No
 
 def along_of(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
     """The Along of a call, from the cache where the same call shape ran before."""
-    try:
-        dims = tuple(dim) if isinstance(dim, list) else dim
-        # A bool hashes as the int it equals: such a dim= is never cached, so it is always refused.
-        if dims is True or dims is False or (isinstance(dims, tuple) and any(isinstance(d, bool) for d in dims)):
-            raise TypeError
-        key = (op, s.shape, s.strides, s.dtype, family, dims, keepdim, dtype)
-        found = _ALONG.get(key)
-    except TypeError:  # an unhashable (or bool) dim= or dtype=: worked out (and refused) below
-        key = found = None
+    dims = tuple(dim) if isinstance(dim, list) else dim
+    key = found = None
+    if not _holds_bool(dims):  # a bool hashes as the int it equals: never cached, so always refused
+        try:
+            key = (op, s.shape, s.strides, s.dtype, family, dims, keepdim, dtype)
+            found = _ALONG.get(key)
+        except TypeError:  # an unhashable dim= or dtype=: worked out (and refused) below
+            key = None
     if found is None:
         found = _work_out(op, s, family, dim, keepdim, dtype)
         if key is not None:
@@ -131,6 +130,11 @@ def along_of(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
                 _ALONG.clear()
             _ALONG[key] = found
     return found
+
+
+def _holds_bool(dims) -> bool:
+    """Whether dim= (a list already a tuple) is or holds a bool."""
+    return isinstance(dims, bool) or (isinstance(dims, tuple) and any(isinstance(d, bool) for d in dims))
 
 
 def _work_out(op: str, s, family: str, dim, keepdim: bool, dtype) -> Along:
