@@ -100,16 +100,19 @@ TEST(SegmentedPlan, PieceSizeFollowsTheCallsWork) {
   EXPECT_EQ(work_tiles_of(~uint64_t(0), 5, 0), 0u);
 }
 
-TEST(SegmentedPlan, TileSizeSpreadsSegmentsOverTheGrid) {
+TEST(SegmentedPlan, TileSizeGivesEachBlockOneTileWhereItCan) {
   EXPECT_EQ(tile_segments(uint64_t(1) << 24, 660), kMaxTileSegments);
-  EXPECT_EQ(tile_segments(1000, 660), 1u);
+  EXPECT_EQ(tile_segments(1000, 660), 2u);
+  EXPECT_EQ(tile_segments(660, 660), 1u);
+  EXPECT_EQ(tile_segments(661, 660), 2u);
   EXPECT_EQ(tile_segments(1, 660), 1u);
-  EXPECT_EQ(tile_segments(uint64_t(1) << 16, 660), 16u);
+  EXPECT_EQ(tile_segments(uint64_t(1) << 16, 660), 128u);
   for (uint64_t segments : {uint64_t(1) << 12, uint64_t(52000), uint64_t(1) << 20, uint64_t(3) << 30}) {
     const unsigned k = tile_segments(segments, 660);
     EXPECT_EQ(k & (k - 1), 0u) << "a power of two";
     EXPECT_LE(k, kMaxTileSegments);
-    if (k > 1) EXPECT_GE(ceil_div(segments, k), uint64_t(660) * kTilesPerBlock) << segments;
+    if (k < kMaxTileSegments) EXPECT_LE(ceil_div(segments, k), 660u) << "one round of tiles: " << segments;
+    if (k > 1) EXPECT_GT(ceil_div(segments, k / 2), 660u) << "the smallest such tile: " << segments;
   }
 }
 

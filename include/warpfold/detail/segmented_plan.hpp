@@ -68,7 +68,6 @@ inline constexpr unsigned kPieceMaxTilesLog2 = 4;    // at most: 16, where the c
 inline constexpr unsigned kPieceMinTiles = 1u << kPieceMinTilesLog2;
 inline constexpr unsigned kPieceMaxTiles = 1u << kPieceMaxTilesLog2;
 inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
-inline constexpr unsigned kTilesPerBlock = 4;        // segment tiles per block, at least, where there are enough
 inline constexpr unsigned kHelperPollNs = 500;       // pause between an idle block's polls
 inline constexpr unsigned kPoolSplits = 32;          // long segments split grid-wide at once, without the input's length
 // The columns kernel's policy.
@@ -194,12 +193,13 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile
 
 // --- the grid ----------------------------------------------------------------------------------
 
-// Segments per tile: a power of two up to kMaxTileSegments, small enough that the grid gets
-// kTilesPerBlock tiles per block where there are that many segments (down to one segment).
+// Segments per tile: the smallest power of two up to kMaxTileSegments whose tiles the grid takes
+// in one round, a tile per block, where it can. Each round of tiles costs a round trip for the
+// offsets and a few barriers per block, so few full tiles beat many small ones; the blocks still
+// share long segments' pieces, which balances a tile's load.
 WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigned grid) {
-  const uint64_t per_tile = segments / (uint64_t(grid) * kTilesPerBlock);
   unsigned k = 1;
-  while (k < kMaxTileSegments && 2ull * k <= per_tile) k *= 2;
+  while (k < kMaxTileSegments && ceil_div(segments, uint64_t(k)) > grid) k *= 2;
   return k;
 }
 
@@ -230,7 +230,7 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t t
 // then the pool of tagged piece partials.
 inline constexpr unsigned kSegmentCounterWords = 8;  // header and counters, padded
 inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4, kSpentEntriesWord = 5;
-inline constexpr unsigned kEntryWords = 8;           // flag, cursor, arrivals, segment, pool base, pieces
+inline constexpr unsigned kEntryWords = 8;           // flag (tag and pieces), cursor, arrivals, segment, pool base, pieces
 struct segments_layout {
   uint64_t max_entries = 0;
   uint64_t pool_pieces = 0;
