@@ -70,7 +70,7 @@ struct segments_block {
   using Form = typename Params::form_type;
   using fold_t = thread_fold<Acc, Op, Form>;
   static constexpr uint64_t kTileItems = uint64_t(kSegmentThreads) * kSegmentInFlight;
-  static constexpr unsigned long long kNoEntry = ~0ull;
+  static constexpr uint32_t kNoEntry = ~0u;
 
   struct shared_state {
     block::reduce_storage<Acc, kSegmentThreads> storage;
@@ -81,7 +81,11 @@ struct segments_block {
     // Each warp's slots per lane class with a list (none for those the threads fold alone).
     uint16_t listed[kSegmentWarps][kLaneClasses - alone_max_code(sizeof(T))][kMaxTileSegments / kSegmentWarps];
     unsigned own_count;
-    unsigned long long claim[2];     // thread 0's claim: entry (kNoEntry: none), piece
+    uint32_t claim[2];               // the block's claim: entry (kNoEntry: none), piece
+    // Per warp, the entries with pieces left its lanes saw; aligned, so that the vector loads that
+    // read them read nothing beside them (the claim, written meanwhile).
+    alignas(16) unsigned warp_counts[kSegmentWarps];
+    uint32_t scan[2];                // thread 0's reading of the spent hint and the entries published
     bool last;                       // thread 0: this block delivered a segment's last piece
     alignas(Acc) unsigned char piece_total[sizeof(Acc)];  // raw: Acc may have a constructor
   };
@@ -410,67 +414,104 @@ struct segments_block {
     }
   }
 
-  // Thread 0's place among the published entries: the entry it draws pieces of, that entry's
-  // piece count once seen published (0: not yet read), a draw already made from its cursor, the
-  // entries known published, and how far from entry 0 every entry is known spent (no piece left).
-  struct claim_state {
-    uint32_t next = 0, pieces = 0, ahead = 0, entries = 0, spent = 0;
-    bool has_ahead = false;
-    __device__ __forceinline__ void advance() {
-      ++next;
-      pieces = 0;
-      has_ahead = false;
-    }
+  __device__ __forceinline__ uint32_t draw(uint32_t e) const {
+    return tagged_add_installed(entry(e) + 1, 1, cuda::memory_order_relaxed);
+  }
+
+  // Entry e as a scan sees it, in one round trip: published or not, its pieces and the pieces
+  // drawn. The loads are relaxed, so the piece count may be an earlier call's; whoever acts on it
+  // reads it again after an acquire fence (fresh_view).
+  struct entry_view {
+    bool published = false;
+    uint32_t pieces = 0, drawn = 0;
+    __device__ __forceinline__ bool has_pieces() const { return published && drawn < pieces; }
   };
-
-  __device__ __forceinline__ uint32_t draw(uint32_t e) const { return tagged_add_installed(entry(e) + 1, 1, cuda::memory_order_relaxed); }
-
-  // Thread 0, finding entry c.next spent: where every entry below it is known spent too, the
-  // shared hint moves past it, so that other blocks skip it without a round trip of their own.
-  __device__ __forceinline__ void note_spent(claim_state& c) const {
-    if (c.spent != c.next) return;
-    c.spent = c.next + 1;
-    atomicMax(word(kSpentEntriesWord), tagged_zero(tag) | c.spent);
+  __device__ __forceinline__ entry_view scan_view(uint32_t e) const {
+    unsigned long long* w = entry(e);
+    const unsigned long long flag = device_word(w[0]).load(cuda::memory_order_relaxed);
+    const unsigned long long cursor = device_word(w[1]).load(cuda::memory_order_relaxed);
+    const unsigned long long pieces = device_word(w[5]).load(cuda::memory_order_relaxed);
+    entry_view v;
+    v.published = flag == published();
+    v.pieces = uint32_t(pieces);
+    v.drawn = uint32_t(cursor >> 32) == tag ? uint32_t(cursor) : 0u;
+    return v;
+  }
+  // The piece count of entry e, seen published by this thread's earlier load: after the fence, the
+  // publisher's stores before its flag are seen.
+  __device__ __forceinline__ uint32_t fresh_pieces(uint32_t e) const {
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    return uint32_t(device_word(entry(e)[5]).load(cuda::memory_order_relaxed));
   }
 
-  // Thread 0: the next piece of a published long segment, from entry c.next on (or the first
-  // entry not known spent); false if none.
-  __device__ bool claim_piece(claim_state& c, uint32_t& e, uint32_t& piece) const {
-    for (;; c.advance()) {
-      if (c.pieces == 0) {
-        const uint32_t spent = tagged_count(word(kSpentEntriesWord), tag);
-        if (spent > c.next) c.next = c.spent = spent;
-        if (c.next >= c.entries) {
-          const uint32_t published_entries = tagged_count(word(kEntriesWord), tag);
-          c.entries = uint32_t(published_entries < p.layout.max_entries ? published_entries : p.layout.max_entries);
-          if (c.next >= c.entries) return false;
-        }
-        unsigned long long* w = entry(c.next);
-        // Not yet published: its owner, still running, takes its pieces once it has.
-        if (device_word(w[0]).load(cuda::memory_order_acquire) != published()) continue;
-        c.pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
-      }
-      const uint32_t drawn = c.has_ahead ? c.ahead : draw(c.next);
-      c.has_ahead = false;
-      if (drawn < c.pieces) {
-        e = c.next;
-        piece = drawn;
-        return true;
-      }
-      note_spent(c);
+  __device__ __forceinline__ uint32_t draws_made(uint32_t e) const { return tagged_count(entry(e) + 1, tag); }
+
+  // Block-wide, for a window of entries [from, from + threads) below `entries` where no entry
+  // showed pieces left: where every one is published and spent (checked again after a fence),
+  // thread 0 moves the spent hint past the window, so that no block reads it again.
+  __device__ __forceinline__ void pass_spent_window(uint32_t from, uint32_t entries, const entry_view& v) const {
+    const uint32_t e = from + threadIdx.x;
+    if (!__syncthreads_and(e >= entries || v.published)) return;  // an owner, still running, has one
+    const bool spent = e >= entries || fresh_pieces(e) <= draws_made(e);
+    if (__syncthreads_and(spent) && threadIdx.x == 0) {
+      const uint32_t end = entries - from < kSegmentThreads ? entries : from + kSegmentThreads;
+      atomicMax(word(kSpentEntriesWord), tagged_zero(tag) | end);
     }
   }
-
-  // Thread 0, once the block has its piece: the next draw goes out now and returns while the
-  // block reads, so that a claim costs no round trip of its own.
-  __device__ __forceinline__ void draw_ahead(claim_state& c, uint32_t piece) const {
-    if (piece + 1 < c.pieces) {
-      c.ahead = draw(c.next);
-      c.has_ahead = true;
-    } else {
-      note_spent(c);  // its last piece is drawn
-      c.advance();
+  // This thread's place among the block's threads whose `has` is set, and how many those are.
+  __device__ __forceinline__ unsigned rank_among(bool has, unsigned& total) {
+    const unsigned lane = threadIdx.x % 32, warp_id = threadIdx.x / 32;
+    const unsigned mask = __ballot_sync(warp::kFullMask, has);
+    if (lane == 0) sh.warp_counts[warp_id] = unsigned(__popc(mask));
+    __syncthreads();
+    unsigned before = 0;
+    total = 0;
+#pragma unroll
+    for (unsigned w = 0; w < kSegmentWarps; ++w) {
+      const unsigned c = sh.warp_counts[w];
+      before += w < warp_id ? c : 0u;
+      total += c;
     }
+    return before + unsigned(__popc(mask & ((1u << lane) - 1)));
+  }
+
+  // Block-wide: draws a piece of a published long segment into sh.claim; false where every
+  // published entry from the spent hint on is spent. The block's threads read a window of
+  // entries at once, and the block draws from the entry its index picks among those with pieces
+  // left: idle blocks spread over the entries in one round trip, where walking them one by one
+  // would queue every block at every entry's cursor in turn.
+  __device__ bool find_piece() {
+    // One thread reads where the scan starts and ends, so that every thread takes the same rounds.
+    if (threadIdx.x == 0) {
+      const uint32_t counted = tagged_count(word(kEntriesWord), tag);
+      sh.scan[0] = tagged_count(word(kSpentEntriesWord), tag);
+      sh.scan[1] = uint32_t(counted < p.layout.max_entries ? counted : p.layout.max_entries);
+    }
+    __syncthreads();
+    uint32_t from = sh.scan[0];
+    const uint32_t entries = sh.scan[1];
+    while (from < entries) {
+      const uint32_t e = from + threadIdx.x;
+      const entry_view v = e < entries ? scan_view(e) : entry_view{};
+      unsigned total = 0;
+      const unsigned rank = rank_among(v.has_pieces(), total);
+      if (total == 0) {
+        pass_spent_window(from, entries, v);
+        from += kSegmentThreads;
+        continue;
+      }
+      if (v.has_pieces() && rank == blockIdx.x % total) {
+        const uint32_t pieces = fresh_pieces(e);
+        const uint32_t drawn = draw(e);
+        sh.claim[0] = drawn < pieces ? e : kNoEntry;
+        sh.claim[1] = drawn;
+      }
+      __syncthreads();
+      const bool found = sh.claim[0] != kNoEntry;
+      __syncthreads();  // read before the next round's writes
+      if (found) return true;
+    }
+    return false;
   }
 
   // Piece `piece` of entry e: its partial stored; the block that delivers the last one folds them.
@@ -507,9 +548,11 @@ struct segments_block {
   }
 
   // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
-  // then take pieces of long segments until none is left.
+  // then take pieces of long segments until none is left. Each claim is a scan of its own: a draw
+  // made ahead, while the block reads its piece, comes back empty wherever an entry has fewer
+  // pieces left than blocks drawing from it, and queues at the cursor that blocks still without
+  // a piece draw from.
   __device__ void help() {
-    claim_state c;  // thread 0's
     if (threadIdx.x == 0) {
       const uint64_t need = tiles_through_block(blockIdx.x, p.tiles, gridDim.x);
       const uint32_t target = uint32_t(need < p.tiles ? need : p.tiles);
@@ -518,20 +561,9 @@ struct segments_block {
       // working blocks' adds and loads.
       while (tagged_count(word(kClassifiedWord), tag) < target && wait.again()) __nanosleep(kHelperPollNs);
     }
-    for (;;) {
-      if (threadIdx.x == 0) {
-        uint32_t e = 0, piece = 0;
-        const bool found = claim_piece(c, e, piece);
-        sh.claim[0] = found ? e : kNoEntry;
-        sh.claim[1] = piece;
-        if (found) draw_ahead(c, piece);
-      }
-      __syncthreads();
-      const unsigned long long e = sh.claim[0], piece = sh.claim[1];
-      __syncthreads();  // read before thread 0 claims again
-      if (e == kNoEntry) return;
-      take_piece(uint32_t(e), uint32_t(piece));
-    }
+    // find_piece's barriers order thread 0's wait before the scan, and take_piece's order the
+    // claim's reads before the next scan writes it.
+    while (find_piece()) take_piece(sh.claim[0], sh.claim[1]);
   }
 };
 
