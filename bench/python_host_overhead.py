@@ -134,6 +134,7 @@ def part_rows(torch, warpfold, bench, calls: int, repeats: int) -> Dict[str, flo
         ("torch.empty((), dtype=, device=) and data_ptr()",
          lambda: torch.empty((), dtype=torch.float32, device=where).data_ptr()),
         ("x.new_empty(()) and data_ptr()", lambda: x.new_empty(()).data_ptr()),
+        ("x.new_empty((), dtype=) and data_ptr()", lambda: x.new_empty((), dtype=torch.float32).data_ptr()),
         (f"raw_alloc({nbytes}, stream) and raw_delete",
          lambda: C._cuda_cudaCachingAllocator_raw_delete(C._cuda_cudaCachingAllocator_raw_alloc(nbytes, stream))),
         ("_warpfold.run (the launch)", lambda: ext.run(plan.index, device, data, n, out_ptr, temp_ptr, nbytes, stream)),

@@ -30,7 +30,6 @@ class FullCall(NamedTuple):
 
     index: int  # the compiled entry
     result: Any  # the result's dtype, as the framework names it
-    where: Any  # the device, as the framework's allocation takes it
     temp_bytes: int
     search: bool  # argmin/argmax: the entry writes {value, index}; the result is the index
     needs_elements: bool  # min, max, argmin, argmax: none over no element
@@ -42,7 +41,6 @@ class AlongCall(NamedTuple):
 
     shape: tuple  # the result's
     result: Any  # the result's dtype, as the framework names it
-    where: Any  # the device, as the framework's allocation takes it
     launches: Optional[Launches]  # None: the result has no element, nothing to launch
     offset: int  # bytes from x's data pointer to the first element read
 
@@ -59,9 +57,6 @@ class FastCalls:
     def result_dtype(self, name: str):
         raise NotImplementedError
 
-    def where(self, device: int):
-        raise NotImplementedError
-
     def full_call(self, key: tuple, op: str, dtype: Optional[str], requested, device: int) -> Optional[FullCall]:
         """The FullCall of a first call, kept under `key`; None where the general path must run
         it (it raises)."""
@@ -69,8 +64,7 @@ class FastCalls:
             p = FULL.plan(op, dtype, self.fw.family, requested)
         except (TypeError, ValueError):
             return None
-        call = FullCall(p.index, self.result_dtype(p.result), self.where(device), temp_bytes(p.index, device), p.search,
-                        p.needs_elements)
+        call = FullCall(p.index, self.result_dtype(p.result), temp_bytes(p.index, device), p.search, p.needs_elements)
         return _kept(self.full_calls, key, call)
 
     def along_call(self, key: tuple, op: str, x, dim: int, keepdim: bool, requested,
@@ -86,7 +80,7 @@ class FastCalls:
         if a.whole is None and not a.copied:
             last = a.passes[-1]
             plan = launches(a, device) if last.outer * last.inner else None
-            call = AlongCall(a.shape, self.result_dtype(a.plans[-1].result), self.where(device), plan, a.offset)
+            call = AlongCall(a.shape, self.result_dtype(a.plans[-1].result), plan, a.offset)
         return _kept(self.along_calls, key, call)
 
 
@@ -101,21 +95,18 @@ def _kept(cache: dict, key: tuple, call):
 
 
 class TorchCalls(FastCalls):
-    """torch.Tensor: results from torch.empty, temp storage from the caching allocator's raw
-    blocks (as the general path takes them on the current device)."""
+    """torch.Tensor: results from x.new_empty (torch.empty on x's device, with less host time),
+    temp storage from the caching allocator's raw blocks (as the general path takes them on the
+    current device, which the fast path requires to be x's)."""
 
     def __init__(self, fw):
         super().__init__(fw)
-        self.empty = fw.torch.empty
         self.current_stream = fw.current_stream  # a raw handle
         self.current_device = fw._get_device
         self.alloc, self.free = fw._raw_alloc, fw._raw_delete
 
     def result_dtype(self, name: str):
         return self.fw.dtypes[name]
-
-    def where(self, device: int):
-        return self.fw.device(device)
 
     def full(self, op: str, x, requested):
         if x.is_cuda and x.is_contiguous():
@@ -127,9 +118,9 @@ class TorchCalls(FastCalls):
                 call = self.full_call(key, op, self.fw.names.get(x.dtype), requested, device)
             n = x.numel()
             if call is not None and (n or not call.needs_elements) and self.current_device() == device:
-                index, result, where, nbytes, search, _ = call
+                index, result, nbytes, search, _ = call
                 stream = self.current_stream(device)
-                answer = self.empty((2,) if search else (), dtype=result, device=where)
+                answer = x.new_empty((2,) if search else (), dtype=result)  # x's device; cheaper than torch.empty
                 out = answer.data_ptr()
                 temp = self.alloc(nbytes, stream)
                 try:
@@ -148,8 +139,8 @@ class TorchCalls(FastCalls):
             except (KeyError, TypeError):  # a first call, or an unhashable dtype=
                 call = self.along_call(key, op, x, dim, keepdim, requested, device)
             if call is not None and self.current_device() == device:
-                shape, result, where, plan, offset = call
-                answer = self.empty(shape, dtype=result, device=where)
+                shape, result, plan, offset = call
+                answer = x.new_empty(shape, dtype=result)
                 if plan is not None:
                     stream = self.current_stream(device)
                     temp = self.alloc(plan.scratch, stream)
@@ -176,9 +167,6 @@ class CuPyCalls(FastCalls):
     def result_dtype(self, name: str):
         return self.fw._dtypes.get(name) or self.fw._dtype(name)
 
-    def where(self, device: int):
-        return device
-
     def full(self, op: str, x, requested):
         if x._c_contiguous:
             memory = x.data
@@ -191,7 +179,7 @@ class CuPyCalls(FastCalls):
                 call = self.full_call(key, op, dtype.name, requested, device)
             n = x.size
             if call is not None and (n or not call.needs_elements) and self.current_device() == device:
-                index, result, _, nbytes, search, _ = call
+                index, result, nbytes, search, _ = call
                 answer = self.ndarray((2,) if search else (), result)
                 temp = self.alloc(nbytes)  # back to the pool when dropped, after the launch is queued
                 _ext.run(index, device, memory.ptr, n, answer.data.ptr, temp.ptr, nbytes, self.current_stream().ptr)
@@ -208,7 +196,7 @@ class CuPyCalls(FastCalls):
             except (KeyError, TypeError):  # a first call, or an unhashable dtype=
                 call = self.along_call(key, op, x, dim, keepdim, requested, device)
             if call is not None and self.current_device() == device:
-                shape, result, _, plan, offset = call
+                shape, result, plan, offset = call
                 answer = self.ndarray(shape, result)
                 if plan is not None:
                     temp = self.alloc(plan.scratch)
