@@ -2,12 +2,12 @@
 """Host time per call of small sums from Python: warpfold.sum against torch.sum and cupy.sum.
 
 A small reduce is bound by the host: its time is the way from the call to the launch, not the
-GPU's work. Per case (2^10 float32 and int32 elements, whole and along dim=1 of 32 x 32), each
-call is issued N times back to back without waiting for the GPU; its host time per call is the
-wall time over N, the median of 5 repeats after a warm-up, the order of the calls rotated per
-repeat (warpfold.bench.host_time_per_call). warpfold is timed on a torch tensor and on a cupy
-array, each by its fast path and by the general one (the fast path switched off for the array's
-type, in the same process). Then the parts of warpfold's call alone (the framework calls it makes,
+GPU's work. Per case (2^10 float32, int32 and float16 elements whole; float32 and int32 along
+dim=1 of 32 x 32), each call is issued N times back to back without waiting for the GPU; its host
+time per call is the wall time over N, the median of 5 repeats after a warm-up, the order of the
+calls rotated per repeat (warpfold.bench.host_time_per_call). warpfold is timed on a torch tensor
+and on a cupy array, each by its fast path and by the general one (the fast path switched off for
+the array's type, in the same process). Then the parts of warpfold's call alone (the framework calls it makes,
 the extension's launch), and a cProfile of N warpfold.sum calls (the top 25 by cumulative time),
 whole and along dim=1.
 
@@ -28,7 +28,8 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence
 
-CASES = (("float32", None), ("int32", None), ("float32", 1), ("int32", 1))  # (dtype, dim): 2^10, or 32 x 32 along dim
+# (dtype, dim): 2^10 elements whole, or 32 x 32 along dim
+CASES = (("float32", None), ("int32", None), ("float16", None), ("float32", 1), ("int32", 1))
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:

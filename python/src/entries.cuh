@@ -153,20 +153,22 @@ cudaError_t run_staged(void* temp, size_t temp_bytes, void* out, uint64_t count,
 }
 
 // --- folds whose result is narrowed (a float accumulator returned as float16 or bfloat16) --------
+// The public reduce writes its accumulator's type. The dispatch under it writes any output type,
+// converting the one total it writes, so a narrowed result needs no staging and no second kernel
+// (whose launch doubled a small call's host time).
 
 template <class Op, class T, class Acc, class Out>
 cudaError_t narrowed_temp_bytes(size_t& bytes) {
-  size_t fold_bytes = 0;
-  const cudaError_t rc = fold_temp_bytes<Op, T, Acc>(fold_bytes);
-  bytes = with_stage<Acc>(fold_bytes, 1);
-  return rc;
+  return warpfold::detail::dispatch_reduce(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<Out*>(nullptr),
+                                           0, fold_init<Op, Acc>(), Op{},
+                                           warpfold::detail::convert<warpfold::identity>{}, nullptr);
 }
 
 template <class Op, class T, class Acc, class Out>
 cudaError_t narrowed_run(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n, cudaStream_t stream) {
-  return run_staged<Acc, Out>(temp, temp_bytes, out, 1, stream, [&](size_t fold_bytes, Acc* slot) {
-    return fold_run<Op, T, Acc>(temp, fold_bytes, in, slot, n, stream);
-  });
+  return warpfold::detail::dispatch_reduce(temp, temp_bytes, static_cast<const T*>(in), static_cast<Out*>(out), n,
+                                           fold_init<Op, Acc>(), Op{}, warpfold::detail::convert<warpfold::identity>{},
+                                           stream);
 }
 
 // --- argmin / argmax ----------------------------------------------------------------------------
