@@ -420,7 +420,7 @@ struct segments_block {
 
   // Entry e as a scan sees it, in one round trip: published or not, its pieces and the pieces
   // drawn. The loads are relaxed, so the piece count may be an earlier call's; whoever acts on it
-  // reads it again after an acquire fence (fresh_view).
+  // reads it again after an acquire fence (fresh_pieces).
   struct entry_view {
     bool published = false;
     uint32_t pieces = 0, drawn = 0;
