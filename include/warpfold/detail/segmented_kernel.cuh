@@ -548,10 +548,10 @@ struct segments_block {
   }
 
   // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
-  // then take pieces of long segments until none is left. Each claim is a scan of its own: a draw
-  // made ahead, while the block reads its piece, comes back empty wherever an entry has fewer
-  // pieces left than blocks drawing from it, and queues at the cursor that blocks still without
-  // a piece draw from.
+  // then take pieces of long segments until none is left. Each claim is a scan of its own, with no
+  // draw made ahead while the block reads its piece: where an entry holds fewer pieces than the
+  // blocks drawing from it, such draws come back empty and queue at the cursor that blocks still
+  // without a piece draw from.
   __device__ void help() {
     if (threadIdx.x == 0) {
       const uint64_t need = tiles_through_block(blockIdx.x, p.tiles, gridDim.x);

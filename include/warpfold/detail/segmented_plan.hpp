@@ -9,8 +9,9 @@
 //   lanes  up to kLaneItems elements per lane: 4, 8, 16 or 32 lanes of a warp;
 //   warp   up to kWarpMaxBytes: a warp, 16-byte vectors;
 //   block  a block, tiles of 16-byte vectors; from two pieces' tiles on (4 to 16 tiles a piece,
-//          by the call's size), the segment is *long*: cut into pieces (tiles p, p + P, p + 2P, ... of it, as reduce's blocks cut
-//          its input), which any block of the grid may take, combined per segment.
+//          by the call's size), the segment is *long*: cut into pieces (tiles p, p + P, p + 2P,
+//          ... of it, as reduce's blocks cut its input), which any block of the grid may take,
+//          combined per segment.
 
 #include <warpfold/detail/reduce_policy.hpp>
 
@@ -230,7 +231,7 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t t
 // then the pool of tagged piece partials.
 inline constexpr unsigned kSegmentCounterWords = 8;  // header and counters, padded
 inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4, kSpentEntriesWord = 5;
-inline constexpr unsigned kEntryWords = 8;           // flag (tag and pieces), cursor, arrivals, segment, pool base, pieces
+inline constexpr unsigned kEntryWords = 8;           // flag, cursor, arrivals, segment, pool base, pieces
 struct segments_layout {
   uint64_t max_entries = 0;
   uint64_t pool_pieces = 0;
