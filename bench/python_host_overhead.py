@@ -7,9 +7,9 @@ dim=1 of 32 x 32), each call is issued N times back to back without waiting for 
 time per call is the wall time over N, the median of 5 repeats after a warm-up, the order of the
 calls rotated per repeat (warpfold.bench.host_time_per_call). warpfold is timed on a torch tensor
 and on a cupy array, each by its fast path and by the general one (the fast path switched off for
-the array's type, in the same process). Then the parts of warpfold's call alone (the framework calls it makes,
-the extension's launch), and a cProfile of N warpfold.sum calls (the top 25 by cumulative time),
-whole and along dim=1.
+the array's type, in the same process). Then the parts of warpfold's call alone (the framework
+calls it makes, the extension's launch), and a cProfile of N warpfold.sum calls (the top 25 by
+cumulative time), whole and along dim=1.
 
 Skips with a message (exit 0) where torch or a CUDA device is missing; without cupy its rows are
 left out. Writes python-host-overhead.json into --out.
