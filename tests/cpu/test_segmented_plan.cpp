@@ -150,6 +150,42 @@ TEST(SegmentedPlan, PoolFromTheTotalHoldsEveryLongSegment) {
   EXPECT_EQ(pool_pieces(true, ~uint64_t(0), kTileItems, 660), uint64_t(1) << 30);
 }
 
+// Rows the host can cut alike: block-class, the same pieces at every alignment of their items
+// (floats: 4 per vector, a head of 0 to 3), and room for every row's pieces and arrivals.
+TEST(SegmentedPlan, AlikeRowsAreBlockClassAndCutTheSameAtEveryAlignment) {
+  const auto alike = [](uint64_t rows, uint64_t len, unsigned grid = 528, uint64_t pool_cap = ~uint64_t(0)) {
+    const uint64_t items = rows * len / 4;
+    const uint64_t pool = std::min(pool_cap, pool_pieces(true, items, kTileItems, grid));
+    return alike_row_pieces(rows, len, 4, 4, kTileItems, grid, ceil_div(items, kTileItems), layout_segments(pool, 1));
+  };
+  EXPECT_EQ(alike(4096, 1024), 0u);  // warp class
+  EXPECT_EQ(alike(0, 8192), 0u);
+  EXPECT_EQ(alike(2048, 1025), 1u);  // the shortest block-class row: whole
+  EXPECT_EQ(alike(8192, 8192), 1u);
+  EXPECT_EQ(alike(64, 1 << 16), 4u);         // 16 tiles in 4 pieces of 4
+  EXPECT_EQ(alike(1, uint64_t(1) << 26), 528u);  // at most the grid
+  EXPECT_EQ(alike(4, uint64_t(1) << 24), 256u);  // 4096 tiles in pieces of 16
+  // 7 tiles and one vector: 8 tiles (2 pieces) from a vector boundary, 7 (1 piece) from elsewhere.
+  const uint64_t seven_tiles = 7 * kTileItems * 4;
+  EXPECT_EQ(alike(1, seven_tiles + 4), 0u);
+  EXPECT_EQ(alike(1, seven_tiles), 1u);
+  EXPECT_EQ(alike(1, seven_tiles + 7), 2u);  // a vector more than 7 tiles at every head
+  EXPECT_EQ(alike(64, 1 << 16, 528, 64 * 4 - 1), 0u);  // a pool short of one piece: the tiled path
+  for (uint64_t rows : {1ull, 3ull, 64ull, 1000ull}) {
+    for (uint64_t len : {1025ull, 4097ull, 32771ull, 1ull << 17, (1ull << 20) + 5}) {
+      const uint64_t pieces = alike(rows, len);
+      if (pieces == 0) continue;
+      for (uint64_t head = 0; head < 4; ++head) {
+        const uint64_t vectors = (len - head) / 4;
+        EXPECT_EQ(pieces_for(vectors, kTileItems, 528,
+                             work_tiles_of(ceil_div(rows * len / 4, kTileItems), rows, ceil_div(vectors, kTileItems))),
+                  pieces)
+            << rows << " rows of " << len << ", head " << head;
+      }
+    }
+  }
+}
+
 TEST(SegmentedPlan, LayoutPlacesEntriesThenPool) {
   const segments_layout l = layout_segments(100, 2);
   EXPECT_EQ(l.entries_word, kSegmentCounterWords);

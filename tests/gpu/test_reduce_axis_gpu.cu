@@ -244,6 +244,51 @@ TEST(FixedSizeSegments, SumsAndArgmaxOfEverySize) {
   }
 }
 
+// Rows the host cuts alike (alike_row_pieces) skip the tiles and published entries but keep the
+// tiled path's pieces and fold: the same bits as those rows through offsets with the input's
+// length, whole rows and rows cut into pieces, at every alignment. Order-sensitive data would
+// show any other order.
+TEST(FixedSizeSegments, AlikeRowsGiveTheBitsOfTheSameRowsThroughOffsets) {
+  WARPFOLD_REQUIRE_GPU();
+  const std::vector<std::pair<uint64_t, uint64_t>> shapes{
+      {3000, 1025}, {600, 8195}, {64, 1 << 16}, {5, (1 << 20) + 5}, {1, 1 << 22}};
+  for (const auto& shape : shapes) {
+    const uint64_t count = shape.first, size = shape.second;
+    if (count * size > max_test_n()) continue;
+    for (uint64_t shift : all_or_one<uint64_t>({0, 1, 3})) {
+      const uint64_t seed = new_seed();
+      const std::vector<float> x = order_sensitive_values<float>(count * size, seed);
+      offset_buffer<float> in(x, shift);
+      segment_set rows;
+      rows.csr = true;
+      rows.n = count * size;
+      for (uint64_t k = 0; k < count; ++k) {
+        rows.begin.push_back(int64_t(k * size));
+        rows.end.push_back(int64_t((k + 1) * size));
+      }
+      const device_offsets<int64_t> off(rows);
+      segmented_runner runner;
+      const auto alike = runner.run<float>(count, [&](void* t, size_t& b, float* o) {
+        return segmented_reduce(t, b, in.get(), o, count, size, plus{}, 0.0f);
+      });
+      const auto tiled = runner.run<float>(count, [&](void* t, size_t& b, float* o) {
+        return segmented_reduce(t, b, in.get(), rows.n, o, count, off.begin, off.end, plus{}, 0.0f);
+      });
+      for (uint64_t k = 0; k < count; ++k) {
+        long double exact = 0, magnitude = 0;
+        for (uint64_t j = k * size; j < (k + 1) * size; ++j) {
+          exact += x[j];
+          magnitude += std::fabs(x[j]);
+        }
+        const std::string where = std::to_string(count) + " rows of " + std::to_string(size) + ", shift " +
+                                  std::to_string(shift) + ", row " + std::to_string(k) + ", seed " + std::to_string(seed);
+        ASSERT_LE(std::fabs(double(alike[k]) - double(exact)), double(size) * 0x1p-24 * double(magnitude) + 1e-30) << where;
+        ASSERT_TRUE(bitwise_equal(alike[k], tiled[k])) << "alike and tiled rows differ: " << where;
+      }
+    }
+  }
+}
+
 // Rows of whole 16-byte vectors, up to a warp's 32 of them, starting on a vector boundary (the
 // short-rows kernel), and the same sizes from a shifted start or one vector longer (the segments
 // kernel): float and double sums, int8 into int64, argmin and argmax with ties and NaN.

@@ -94,7 +94,7 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   bool run = false;
   if (cudaError_t rc = answer_size(d_temp, temp_bytes, layout.words, run); rc != cudaSuccess || !run) return rc;
   if (segments == 0) return cudaSuccess;
-  const unsigned grid = capacity.blocks;
+  unsigned grid = capacity.blocks;
   const unsigned k = tile_segments(segments, grid);
   const uint64_t tiles = ceil_div(segments, k);
   if (tiles >= (uint64_t(1) << 32)) return cudaErrorInvalidValue;  // 2^42 segments: no device holds them
@@ -105,6 +105,11 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   const uint64_t total_tiles = knows_total ? ceil_div(total_items, tile_items) : ~uint64_t(0);
   params_t p{source, segments, tiles, k,   capacity.blocks, total_tiles,         layout,
              static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
+  if constexpr (Source::kRowsAlike) {
+    p.row_pieces = alike_row_pieces(segments, source.axis, sizeof(typename Source::element), Source::view::kItemElements,
+                                    tile_items, capacity.blocks, total_tiles, layout);
+    if (p.row_pieces != 0 && segments * p.row_pieces < grid) grid = unsigned(segments * p.row_pieces);
+  }
   void* args[] = {&p};
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
 }

@@ -53,6 +53,7 @@ struct segments_params {
   Form form;
   unsigned long long key;         // the call's (call_key): its low half tags every word
   unsigned long long timeout_ns;  // the bound on every wait
+  uint64_t row_pieces = 0;        // pieces of every row where the rows are alike (alike_row_pieces), else 0
 };
 
 // Segments of up to 8-byte elements keep kLaneBatch per lane group in flight; wider ones one.
@@ -514,22 +515,36 @@ struct segments_block {
     return false;
   }
 
+  // The block's fold of piece `piece` of segment s's `pieces`, in thread 0 (`valid`: block_total's).
+  __device__ __forceinline__ Acc piece_total(uint64_t s, uint64_t piece, uint64_t pieces, int& valid) {
+    const View seg = p.source.view_of(p.source.slot(s));
+    fold_t f = new_fold();
+    fold_piece(seg, seg.items(), piece, pieces, f);
+    return block_total(f, p.op, sh.storage, valid);
+  }
+
   // Piece `piece` of entry e: its partial stored; the block that delivers the last one folds them.
   __device__ void take_piece(uint32_t e, uint32_t piece) {
     unsigned long long* w = entry(e);
     const uint64_t s = device_word(w[3]).load(cuda::memory_order_relaxed);
     const uint64_t base = device_word(w[4]).load(cuda::memory_order_relaxed);
     const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
-    const View seg = p.source.view_of(p.source.slot(s));
-    const auto items = seg.items();
-    fold_t f = new_fold();
-    fold_piece(seg, items, piece, pieces, f);
     int valid = 0;
-    const Acc total = block_total(f, p.op, sh.storage, valid);
+    const Acc total = piece_total(s, piece, pieces, valid);
+    // The entry's arrivals carry the tag since its publication: one add counts the piece.
+    deliver_piece(s, base, piece, pieces, total, [&] { return tagged_add_installed(w + 2, 1); });
+  }
+
+  // Piece `piece` of segment s's `pieces`, whose partials lie from pool piece `base`: its total
+  // stored, and counted by `arrive` (thread 0; the pieces counted before, with release order). The
+  // block that delivers the last one folds the partials in piece order and writes the result.
+  template <class Arrive>
+  __device__ void deliver_piece(uint64_t s, uint64_t base, uint32_t piece, uint32_t pieces, const Acc& total,
+                                Arrive&& arrive) {
     const tagged_partials<Acc> parts{word(p.layout.pool_word + base * kPartialWords<Acc>), pieces, tag};
     if (threadIdx.x == 0) {
       parts.store(piece, total);
-      sh.last = tagged_add_installed(w + 2, 1) + 1 == pieces;  // release: the partial is stored
+      sh.last = arrive() + 1 == pieces;
     }
     __syncthreads();
     if (!sh.last) return;
@@ -544,6 +559,33 @@ struct segments_block {
       } else {
         write(s, sum, true);
       }
+    }
+  }
+
+  // Rows that are alike (row_pieces pieces each, every one block-class), with no tiles, lists or
+  // published entries: block b takes pieces b, b + grid, … of all rows' pieces in row order, as
+  // the host knows every row's length. Row s's partials lie from pool piece s·row_pieces, its
+  // arrivals in the word where entry s would count them; the bits are those of the tiled path.
+  __device__ void run_alike_rows() {
+    const uint32_t pieces = uint32_t(p.row_pieces);
+    // Piece g of all is piece g mod pieces of row g / pieces: one division, then steps of the grid.
+    const uint32_t row_step = gridDim.x / pieces, piece_step = gridDim.x % pieces;
+    uint64_t s = blockIdx.x / pieces;
+    uint32_t piece = blockIdx.x % pieces;
+    const auto advance = [&] {
+      piece += piece_step;
+      const bool carry = piece >= pieces;
+      piece -= carry ? pieces : 0u;
+      s += row_step + carry;
+    };
+    for (; s < p.segments; advance()) {
+      int valid = 0;
+      const Acc total = piece_total(s, piece, pieces, valid);
+      if (pieces == 1) {
+        if (threadIdx.x == 0) write(s, total, valid > 0);
+        continue;  // the next block_total's barrier orders this use of `storage` before the next
+      }
+      deliver_piece(s, s * pieces, piece, pieces, total, [&] { return tagged_add(entry(s) + 2, tag, 1); });
     }
   }
 
@@ -573,6 +615,9 @@ __global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_k
   __shared__ typename block_t::shared_state sh;
   block_t b{p, sh, unsigned(p.key)};
   if (blockIdx.x == 0 && threadIdx.x == 0) b.clear_status();
+  if constexpr (Params::source_type::kRowsAlike) {
+    if (p.row_pieces != 0) return b.run_alike_rows();
+  }
   for (uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) b.run_tile(tile);
   b.help();
 }

@@ -248,6 +248,24 @@ WARPFOLD_HOST_DEVICE constexpr segments_layout layout_segments(uint64_t pool, un
   return l;
 }
 
+// The pieces of each of `rows` rows of len elements where the rows are alike, so that the host
+// can hand out their pieces with no tiles or published entries: every row block-class and cut
+// into the same pieces whatever its alignment (a head of 0 to item_elements - 1 elements before
+// the items), and, where they are cut, the pool and the entries hold every row's. Else 0.
+WARPFOLD_HOST_DEVICE constexpr uint64_t alike_row_pieces(uint64_t rows, uint64_t len, unsigned elem_bytes,
+                                                         unsigned item_elements, uint64_t tile_items,
+                                                         uint64_t max_pieces, uint64_t total_tiles,
+                                                         const segments_layout& layout) {
+  if (rows == 0 || classify_segment(len, elem_bytes) != segment_class::block) return 0;
+  const auto pieces_of = [&](uint64_t items) {
+    return pieces_for(items, tile_items, max_pieces, work_tiles_of(total_tiles, rows, ceil_div(items, tile_items)));
+  };
+  const uint64_t most = pieces_of(len / item_elements);
+  if (pieces_of((len - (item_elements - 1)) / item_elements) != most) return 0;
+  if (most == 1) return 1;
+  return rows <= layout.max_entries && rows <= layout.pool_pieces / most ? most : 0;
+}
+
 // --- axis reductions ---------------------------------------------------------------------------
 
 // What is wrong with a shape: element offsets or counts that do not fit in 64 bits (int64 byte

@@ -27,6 +27,7 @@ template <class T, class Offset>
 struct offsets_source {
   using element = T;
   using view = contiguous_segment<T>;
+  static constexpr bool kRowsAlike = false;  // lengths only the device sees
   const T* in;
   const Offset* begin;
   const Offset* end;
@@ -58,6 +59,7 @@ template <class T, bool Strided>
 struct rows_source {
   using element = T;
   using view = std::conditional_t<Strided, strided_segment<T>, contiguous_segment<T>>;
+  static constexpr bool kRowsAlike = true;  // every row `axis` long
   const T* in;
   uint64_t axis, inner;
   int64_t outer_stride, inner_stride, axis_stride;
