@@ -109,6 +109,9 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
     p.row_pieces = alike_row_pieces(segments, source.axis, sizeof(typename Source::element), Source::view::kItemElements,
                                     tile_items, capacity.blocks, total_tiles, layout);
     if (p.row_pieces != 0 && segments * p.row_pieces < grid) grid = unsigned(segments * p.row_pieces);
+    p.rows_by_warp = classify_segment(source.axis, sizeof(typename Source::element)) == segment_class::warp;
+    const uint64_t warp_blocks = ceil_div(segments, kSegmentWarps);
+    if (p.rows_by_warp && warp_blocks < grid) grid = unsigned(warp_blocks);
   }
   void* args[] = {&p};
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);

@@ -16,6 +16,10 @@
 // is left, and the block that delivers a segment's last piece folds its pieces' partials in piece
 // order and writes the result.
 //
+// Rows whose lengths the host knows alike (a fixed-size call, a reduce_axis over rows) skip the
+// tiles: warp-class rows take a warp each, and block-class rows' pieces go out block by block in
+// row order (run_rows_by_warp, run_alike_rows), folded in the tiled path's order.
+//
 // Nothing is cleared before a call: counters and partials carry the call's tag (combine.cuh). A
 // partial that never arrives (temp storage shared or freed during the call) ends the wait after
 // the bound, writes stalled_result and records the stall for last_combine_status.
@@ -54,6 +58,7 @@ struct segments_params {
   unsigned long long key;         // the call's (call_key): its low half tags every word
   unsigned long long timeout_ns;  // the bound on every wait
   uint64_t row_pieces = 0;        // pieces of every row where the rows are alike (alike_row_pieces), else 0
+  bool rows_by_warp = false;      // every row warp-class (rows sources): a warp per row, no tiles
 };
 
 // Segments of up to 8-byte elements keep kLaneBatch per lane group in flight; wider ones one.
@@ -337,13 +342,13 @@ struct segments_block {
     }
   }
 
-  // One warp-class segment, slot j, by the calling warp.
-  __device__ void fold_in_warp(uint64_t first, unsigned j, unsigned lane) const {
-    const View seg = p.source.view_of({sh.base[j], sh.len[j]});
+  // One warp-class segment, s at `slot`, by the calling warp.
+  __device__ void fold_in_warp(uint64_t s, const segment_slot& slot, unsigned lane) const {
+    const View seg = p.source.view_of(slot);
     fold_t f = new_fold();
     const unsigned valid = fold_segment_in_warp(seg, lane, f);
     const Acc total = warp::reduce_down_partial(f.acc, p.op, int(valid));
-    if (lane == 0) write(first + j, total, true);
+    if (lane == 0) write(s, total, true);
   }
 
   // Step 3: warp w takes the w-th share of the tile's slots: its lane classes, narrowest first,
@@ -365,7 +370,8 @@ struct segments_block {
       const unsigned j = c0 + lane;
       const bool warp_class = j < hi && sh.code[j] == kWarpClassCode;
       for (unsigned mask = __ballot_sync(warp::kFullMask, warp_class); mask != 0; mask &= mask - 1) {
-        fold_in_warp(first, c0 + unsigned(__ffs(int(mask)) - 1), lane);
+        const unsigned k = c0 + unsigned(__ffs(int(mask)) - 1);
+        fold_in_warp(first + k, {sh.base[k], sh.len[k]}, lane);
       }
     }
   }
@@ -589,6 +595,15 @@ struct segments_block {
     }
   }
 
+  // Warp-class rows that are alike: warp w of the grid takes rows w, w + warps, … and folds each
+  // as the tiled path's warp class does, so the bits are the same.
+  __device__ void run_rows_by_warp() {
+    const uint64_t warps = uint64_t(gridDim.x) * kSegmentWarps;
+    for (uint64_t s = uint64_t(blockIdx.x) * kSegmentWarps + threadIdx.x / 32; s < p.segments; s += warps) {
+      fold_in_warp(s, p.source.slot(s), threadIdx.x % 32);
+    }
+  }
+
   // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
   // then take pieces of long segments until none is left. Each claim is a scan of its own, with no
   // draw made ahead while the block reads its piece: where an entry holds fewer pieces than the
@@ -617,6 +632,7 @@ __global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_k
   if (blockIdx.x == 0 && threadIdx.x == 0) b.clear_status();
   if constexpr (Params::source_type::kRowsAlike) {
     if (p.row_pieces != 0) return b.run_alike_rows();
+    if (p.rows_by_warp) return b.run_rows_by_warp();
   }
   for (uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) b.run_tile(tile);
   b.help();
