@@ -237,6 +237,22 @@ TEST(SegmentedPlan, ContiguousShapesOfNdTensors) {
   EXPECT_EQ(contiguous_axis_shape(sizes, 4, 2, 1).outer, 0u);  // out of range: empty
 }
 
+TEST(SegmentedPlan, ColumnChunksKeepTheGridBusyInFewRounds) {
+  for (unsigned grid : {264u, 660u}) {
+    for (uint64_t strip_units = 1; strip_units <= 5000; ++strip_units) {
+      const uint64_t chunks = column_chunks(strip_units, grid, ~uint64_t(0));
+      const uint64_t units = chunks * strip_units, rounds = (units + grid - 1) / grid;
+      const uint64_t fewest = (strip_units + grid - 1) / grid;
+      EXPECT_GE(chunks, 1u);
+      EXPECT_LE(rounds, fewest + kColumnExtraRounds);
+      EXPECT_GE(4 * units, 3 * rounds * grid) << strip_units << " strip units on " << grid;  // 3/4 busy, at least
+    }
+    // Where the axis allows few chunks, the count stays within it.
+    EXPECT_EQ(column_chunks(3, grid, 2), 2u);
+    EXPECT_EQ(column_chunks(1, grid, 1), 1u);
+  }
+}
+
 TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
   for (unsigned vec : {1u, 4u}) {
     for (uint64_t inner : {2ull, 3ull, 5ull, 31ull, 32ull, 33ull, 1000ull, 4096ull}) {
@@ -254,7 +270,11 @@ TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
           EXPECT_EQ(p.warps_per_strip * p.strips_per_unit, kSegmentWarps);
           EXPECT_EQ(p.groups, (p.strips + p.strips_per_unit - 1) / p.strips_per_unit);
           // A warp shares a strip only when each warp still gets a whole round of loads.
-          if (p.warps_per_strip > 1) EXPECT_GE(axis, uint64_t(p.warps_per_strip) * p.rows_per_load * kColumnUnroll);
+          // and only while the units of whole strips with half as many warps would not fill the grid.
+          if (p.warps_per_strip > 1) {
+            EXPECT_GE(axis, uint64_t(p.warps_per_strip) * p.rows_per_load * kColumnUnroll);
+            EXPECT_LT(outer * ((p.strips * (p.warps_per_strip / 2) + kSegmentWarps - 1) / kSegmentWarps), 660u);
+          }
           EXPECT_EQ(p.units, outer * p.groups * p.chunks);
           if (axis == 0) {
             EXPECT_EQ(p.chunks, 1u);
@@ -270,9 +290,15 @@ TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
             in_sets += p.chunks_in_set(k);
           }
           EXPECT_EQ(in_sets, p.chunks);
-          if (p.chunks <= kColumnOneSetChunks) EXPECT_EQ(p.chunk_sets, 1u);
-          EXPECT_LE(p.chunks_per_set * p.chunks_per_set, p.chunks <= kColumnOneSetChunks ? p.chunks * p.chunks : 2 * p.chunks);
-          if (outer * p.groups >= 660ull * kColumnUnitsPerBlock) EXPECT_EQ(p.chunks, 1u);
+          const bool one_step = p.chunks * columns <= kColumnOneSetPartials;
+          if (one_step) EXPECT_EQ(p.chunk_sets, 1u);
+          EXPECT_LE(p.chunks_per_set * p.chunks_per_set, one_step ? p.chunks * p.chunks : 2 * p.chunks);
+          // Chunks only where a strip takes every warp, and no more rounds of the grid than the
+          // strips need plus kColumnExtraRounds.
+          if (p.chunks > 1) {
+            EXPECT_EQ(p.warps_per_strip, kSegmentWarps);
+            EXPECT_LE((p.units + 659) / 660, (outer * p.groups + 659) / 660 + kColumnExtraRounds);
+          }
           const columns_layout l = layout_columns(p, outer, 2);
           if (p.chunks > 1) {
             const uint64_t sets = p.chunk_sets;
@@ -284,18 +310,22 @@ TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
       }
     }
   }
-  // Few wide columns over a long axis: the axis is cut so that the grid has work.
-  EXPECT_GE(plan_columns(1, uint64_t(1) << 24, 4, 660).units, 660ull * kColumnUnitsPerBlock);
+  // Few wide columns over a long axis: the axis is cut so that every block of the grid has a unit.
+  EXPECT_EQ(plan_columns(1, uint64_t(1) << 24, 4, 660).units, 660u);
+  // 64 strips on 264 blocks: four chunks each, one round with 8 blocks idle.
+  EXPECT_EQ(plan_columns(1, 8192, 8192, 264, 4).chunks, 4u);
   // Thousands of chunks fold in two steps of about √chunks each.
-  const column_plan narrow = plan_columns(1, uint64_t(1) << 20, 64, 528, 4);
-  EXPECT_GT(narrow.chunks, 2000u);
+  const column_plan narrow = plan_columns(1, uint64_t(1) << 24, 64, 2112, 4);
+  EXPECT_EQ(narrow.chunks, 2112u);
   EXPECT_EQ(narrow.chunks_per_set, 46u);
   EXPECT_EQ(narrow.chunk_sets, 46u);
   // A plan that cuts the axis is made for the chunked kernel's grid; one that does not, for the
   // plain kernel's.
   const column_plan chunked = plan_columns_for(1, uint64_t(1) << 20, 64, 4, 396, 264);
   EXPECT_EQ(chunked.units, plan_columns(1, uint64_t(1) << 20, 64, 264, 4).units);
-  EXPECT_EQ(chunked.units, 264ull * kColumnUnitsPerBlock);
+  EXPECT_EQ(chunked.units, 264u);
+  // 64 × 2^20: 8192 strips fill 396 blocks with a warp on each strip, no barriers.
+  EXPECT_EQ(plan_columns(1, 64, uint64_t(1) << 20, 396, 4).warps_per_strip, 1u);
   const column_plan plain = plan_columns_for(64, 64, uint64_t(1) << 20, 4, 396, 264);
   EXPECT_EQ(plain.chunks, 1u);
   EXPECT_EQ(plain.units, plan_columns(64, 64, uint64_t(1) << 20, 396, 4).units);

@@ -7,8 +7,8 @@
 // Warp w takes strip w / warps_per_strip of the unit, with the other warps of that strip: lane l
 // reads the `vec` columns (l % width)·vec, … of rows (w % warps_per_strip)·R + l / width, then
 // every warps_per_strip·R rows further (R = rows_per_load: a narrow row lets a warp cover several
-// at once), with kColumnUnroll loads in flight. The lanes of a column fold in row order, the
-// warps of a strip in warp order. With one chunk the unit writes its columns; with several, each
+// at once), with kColumnUnroll loads in flight. The lanes of a column fold as a tree, the warps
+// of a strip in warp order. With one chunk the unit writes its columns; with several, each
 // chunk stores its column partials (tagged), and the block that delivers a strip's last chunk
 // folds them in chunk order.
 
@@ -103,41 +103,67 @@ struct columns_block {
     return strip * plan.columns_per_strip() + uint64_t(lane_column) * plan.vec;
   }
 
-  // Phase 1: the lane's rows [row_begin, row_end) of its V columns from `in`, folded per column.
-  template <unsigned V>
-  __device__ __forceinline__ void fold_rows(const T* in, uint64_t row_begin, uint64_t row_end, bool active,
-                                            fold_t (&f)[kVec]) const {
+  // One round of the lane's rows: row, row + row_step, … (kColumnUnroll of them; where Checked,
+  // those below row_end), loaded at once from `at` on, `step` elements apart, then folded per
+  // column in row order. First: the round starts the fold (its first row is below row_end).
+  template <unsigned V, bool Checked, bool First>
+  __device__ __forceinline__ void fold_round(const T* at, int64_t step, uint64_t row, uint64_t row_step,
+                                             uint64_t row_end, fold_t (&f)[kVec]) const {
     using vector = column_vector<T, V>;
-    const uint64_t row_step = uint64_t(plan.warps_per_strip) * plan.rows_per_load;
-    for (uint64_t first = row_begin + uint64_t(warp_in_strip) * plan.rows_per_load + row_in_load; first < row_end;
-         first += row_step * kColumnUnroll) {
-      vector v[kColumnUnroll];
+    const auto taken = [&](unsigned k) { return !Checked || row + k * row_step < row_end; };
+    vector v[kColumnUnroll];
 #pragma unroll
-      for (unsigned k = 0; k < kColumnUnroll; ++k) {
-        const uint64_t row = first + k * row_step;
-        if (active && row < row_end) v[k] = *reinterpret_cast<const vector*>(in + int64_t(row) * p.axis_stride);
-      }
+    for (unsigned k = 0; k < kColumnUnroll; ++k)
+      if (taken(k)) v[k] = *reinterpret_cast<const vector*>(at + int64_t(k) * step);
 #pragma unroll
-      for (unsigned k = 0; k < kColumnUnroll; ++k) {
-        const uint64_t row = first + k * row_step;
-        if (active && row < row_end) {
+    for (unsigned k = 0; k < kColumnUnroll; ++k) {
+      if (!taken(k)) continue;
 #pragma unroll
-          for (unsigned j = 0; j < V; ++j) f[j].add_element(v[k].e[j], row);
+      for (unsigned j = 0; j < V; ++j) {
+        if (First && k == 0) {
+          f[j].add_element(v[k].e[j], row);
+        } else {
+          f[j].add_next_element(v[k].e[j], row + k * row_step);
         }
       }
     }
   }
 
-  // Phase 2: lane c (c < width) folds the lanes of its columns, c + width, c + 2·width, …, in
-  // row order. Every lane of the warp calls it.
+  // Phase 1: the lane's rows [row_begin, row_end) of its V columns from `in`, folded per column:
+  // a first round that starts the fold, whole rounds without bounds checks, and a last round of
+  // the rows left.
+  template <unsigned V>
+  __device__ __forceinline__ void fold_rows(const T* in, uint64_t row_begin, uint64_t row_end, bool active,
+                                            fold_t (&f)[kVec]) const {
+    const uint64_t row_step = uint64_t(plan.warps_per_strip) * plan.rows_per_load;
+    uint64_t row = row_begin + uint64_t(warp_in_strip) * plan.rows_per_load + row_in_load;
+    if (!active || row >= row_end) return;
+    const int64_t step = int64_t(row_step) * p.axis_stride;
+    const T* at = in + int64_t(row) * p.axis_stride;
+    fold_round<V, true, true>(at, step, row, row_step, row_end, f);
+    for (;;) {
+      at += int64_t(kColumnUnroll) * step;
+      row += kColumnUnroll * row_step;
+      if (row + (kColumnUnroll - 1) * row_step >= row_end) break;
+      fold_round<V, false, false>(at, step, row, row_step, row_end, f);
+    }
+    if (row < row_end) fold_round<V, true, false>(at, step, row, row_step, row_end, f);
+  }
+
+  // Phase 2: lane c (c < width) folds the lanes of its columns, c + width, c + 2·width, …, as a
+  // tree: each step halves the rows that hold values (the operator commutes). Every lane of the
+  // warp calls it.
   __device__ __forceinline__ void fold_lanes(fold_t (&f)[kVec]) const {
-    for (unsigned r = 1; r < plan.rows_per_load; ++r) {
+    for (unsigned rows = plan.rows_per_load; rows > 1;) {
+      const unsigned half = (rows + 1) / 2;
+      const bool takes = row_in_load + half < rows;
 #pragma unroll
       for (unsigned j = 0; j < kVec; ++j) {
-        const Acc other = warp::shuffle_down(f[j].acc, int(r * plan.width));
-        const bool other_has = __shfl_down_sync(warp::kFullMask, f[j].has ? 1u : 0u, r * plan.width) != 0;
-        if (lane < plan.width && other_has) f[j].add(other);
+        const Acc other = warp::shuffle_down(f[j].acc, int(half * plan.width));
+        const bool other_has = __shfl_down_sync(warp::kFullMask, f[j].has ? 1u : 0u, half * plan.width) != 0;
+        if (takes && other_has) f[j].add(other);
       }
+      rows = half;
     }
   }
 

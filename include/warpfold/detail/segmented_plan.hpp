@@ -73,8 +73,9 @@ inline constexpr unsigned kHelperPollNs = 500;       // pause between an idle bl
 inline constexpr unsigned kPoolSplits = 32;          // long segments split grid-wide at once, without the input's length
 // The columns kernel's policy.
 inline constexpr unsigned kColumnUnroll = 8;         // rows per lane in flight
-inline constexpr unsigned kColumnUnitsPerBlock = 4;  // work units per block, at least, where the axis can be cut
-inline constexpr unsigned kColumnOneSetChunks = 16;   // chunks up to this many fold in one step
+inline constexpr unsigned kColumnExtraRounds = 3;    // rounds of the grid beyond the fewest, tried for balance
+inline constexpr unsigned kColumnBusyTenths = 9;     // the share of busy blocks a plan's rounds settle for
+inline constexpr unsigned kColumnOneSetPartials = 8 * kSegmentThreads;  // a strip's partials up to this many fold in one step
 
 static_assert(kSegmentThreads >= 32 * 8 && kMaxTileSegments % kSegmentThreads == 0,
               "a tile's segments are loaded kMaxTileSegments / threads per thread");
@@ -307,10 +308,11 @@ inline axis_path choose_axis_path(const axis_shape& s) {
 // layout allows, else 1). The outputs are cut into strips of width · vec columns (width: 32 lanes,
 // or fewer for a narrower row); a warp covers rows_per_load = 32 / width rows of a strip at once.
 // A work unit gives each of the block's warps one strip: warps_per_strip warps split the rows of
-// each of its strips_per_unit strips, as many as the axis gives each warp a whole round of loads,
-// so that a short axis keeps every warp on a strip of its own. Where the units are too few to fill
-// the grid (kColumnUnitsPerBlock per block) and a strip takes every warp, the axis is cut into
-// `chunks` of rows_per_chunk rows, each a unit of its own, and each strip's chunks are combined
+// each of its strips_per_unit strips, as few as fill the grid with units and as many as the axis
+// gives each warp a whole round of loads (a warp alone on its strip folds it without barriers,
+// and a short axis keeps every warp on a strip of its own). Where a strip takes every warp,
+// the axis is cut into `chunks` of rows_per_chunk rows, each a unit of its own, so that the units
+// keep the grid's blocks busy in few rounds (column_chunks); each strip's chunks are combined
 // per column in two steps: the last chunk to arrive of each of `chunk_sets` sets of
 // chunks_per_set chunks folds its set, and the last set to arrive folds the sets. (One block
 // folding every chunk would read chunks × columns partials alone, the grid's whole share of them.)
@@ -325,13 +327,34 @@ struct column_plan {
   }
 };
 
-// The set size of `chunks` chunks: one set up to kColumnOneSetChunks, else about √chunks, so
-// that both steps fold about as many partials.
-inline uint64_t chunk_set_size(uint64_t chunks) {
-  if (chunks <= kColumnOneSetChunks) return chunks;
+// The set size of `chunks` chunks of `columns` columns: one set while the block that folds them
+// polls at most 8 partials per thread (kColumnOneSetPartials), else about √chunks, so that both
+// steps fold about as many partials.
+inline uint64_t chunk_set_size(uint64_t chunks, unsigned columns) {
+  if (chunks * columns <= kColumnOneSetPartials) return chunks;
   uint64_t k = 1;
   while (k * k < chunks) ++k;
   return k;
+}
+// The chunks per strip for `strip_units` units of whole strips on `grid` blocks, at most `most`:
+// the fewest rounds of the grid (from the fewest the strips need, up to kColumnExtraRounds more)
+// whose units keep kColumnBusyTenths of the rounds' blocks busy, else the busiest of those. A unit
+// is a block's stream of loads from start to end; each one more costs a drain and a combine.
+inline uint64_t column_chunks(uint64_t strip_units, unsigned grid, uint64_t most) {
+  const uint64_t fewest = ceil_div(strip_units, grid);
+  uint64_t best = 1, best_units = 0, best_slots = 1;
+  for (uint64_t rounds = fewest; rounds <= fewest + kColumnExtraRounds; ++rounds) {
+    uint64_t chunks = rounds * grid / strip_units;
+    chunks = chunks < 1 ? 1 : (chunks > most ? most : chunks);
+    const uint64_t units = chunks * strip_units, slots = ceil_div(units, grid) * grid;
+    if (units * 10 >= slots * kColumnBusyTenths) return chunks;
+    if (units * best_slots > best_units * slots) {
+      best = chunks;
+      best_units = units;
+      best_slots = slots;
+    }
+  }
+  return best;
 }
 inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, unsigned grid, unsigned vec = 1) {
   column_plan p;
@@ -341,19 +364,19 @@ inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, u
   p.rows_per_load = 32 / p.width;
   p.strips = ceil_div(lanes_needed, p.width);
   const uint64_t warp_round = uint64_t(p.rows_per_load) * kColumnUnroll;
+  // Warps share a strip only while the units of whole strips leave blocks of the grid idle.
+  const auto units_with = [&](unsigned w) { return outer * ceil_div(p.strips, kSegmentWarps / w); };
   unsigned warps = 1;
-  while (warps < kSegmentWarps && 2 * warps * warp_round <= axis) warps *= 2;
+  while (warps < kSegmentWarps && 2 * warps * warp_round <= axis && units_with(warps) < grid) warps *= 2;
   p.warps_per_strip = warps;
   p.strips_per_unit = kSegmentWarps / warps;
   p.groups = ceil_div(p.strips, p.strips_per_unit);
   const uint64_t group_units = outer * p.groups;
-  const uint64_t wanted = uint64_t(grid) * kColumnUnitsPerBlock;
-  uint64_t chunks = warps == kSegmentWarps && group_units < wanted ? ceil_div(wanted, group_units) : 1;
   const uint64_t most = axis == 0 ? 1 : ceil_div(axis, kSegmentWarps * warp_round);
-  if (chunks > most) chunks = most;
+  const uint64_t chunks = warps == kSegmentWarps ? column_chunks(group_units, grid, most) : 1;
   p.rows_per_chunk = axis == 0 ? 0 : ceil_div(axis, chunks);
   p.chunks = axis == 0 ? 1 : ceil_div(axis, p.rows_per_chunk);
-  p.chunks_per_set = chunk_set_size(p.chunks);
+  p.chunks_per_set = chunk_set_size(p.chunks, p.columns_per_strip());
   p.chunk_sets = ceil_div(p.chunks, p.chunks_per_set);
   p.units = group_units * p.chunks;
   return p;
@@ -361,7 +384,7 @@ inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, u
 
 // The plan on a device where the columns kernel holds plain_blocks at once and its chunked form
 // (segmented_columns.cuh: more registers) chunked_blocks: a plan that cuts the axis is made for
-// the chunked kernel's grid, so that each of its blocks gets kColumnUnitsPerBlock units, not more.
+// the chunked kernel's grid, so that its rounds are that grid's.
 inline column_plan plan_columns_for(uint64_t outer, uint64_t axis, uint64_t inner, unsigned vec, unsigned plain_blocks,
                                     unsigned chunked_blocks) {
   const column_plan plain = plan_columns(outer, axis, inner, plain_blocks, vec);

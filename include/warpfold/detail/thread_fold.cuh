@@ -167,6 +167,15 @@ struct thread_fold {
       add(form.template lift<Acc>(x, i));
     }
   }
+  // Element x, number i of the input, into a fold that holds a value already: no check.
+  template <class T>
+  __device__ __forceinline__ void add_next_element(const T& x, uint64_t i) {
+    if constexpr (has_accumulate<Form, Acc, T>) {
+      form.accumulate(acc, x, i);
+    } else {
+      acc = op(acc, form.template lift<Acc>(x, i));
+    }
+  }
   // Every element of item v (a vector or one element) of `items`, number i of its range.
   template <class Items>
   __device__ __forceinline__ void add_item(const Items& items, const typename Items::item& v, uint64_t i) {
