@@ -23,17 +23,6 @@
 
 namespace warpfold::detail {
 
-// Columns a lane reads at once: a vector of up to 16 bytes of up to 4 elements (arithmetic types
-// up to 8 bytes; more would cost more accumulators than loads saved), else 1.
-template <class T>
-inline constexpr unsigned column_vector_elements =
-    (std::is_arithmetic_v<T> && sizeof(T) <= 8) ? (16 / sizeof(T) < 4 ? 16 / sizeof(T) : 4) : 1;
-
-template <class T, unsigned V>
-struct alignas(sizeof(T) * V) column_vector {
-  T e[V];
-};
-
 template <class T, class Acc, class Out, class Op, class Form>
 struct columns_params {
   using input = T;

@@ -261,14 +261,25 @@ cudaError_t dispatch_fixed(void* d_temp, size_t& temp_bytes, const T* d_in, Out*
   return run_rows(d_temp, temp_bytes, rows, segments, d_out, init, op, form, stream);
 }
 
+// Whether the single-elements kernel reads vectors: input (and output, where it stores vectors)
+// start on a vector boundary.
+template <class T, class Out>
+bool single_by_vectors(const T* in, const Out* out) {
+  constexpr unsigned v = column_vector_elements<T>;
+  const bool out_aligned = !stores_output_vectors<Out, v> || !misaligned(out, sizeof(Out) * v);
+  return v > 1 && !misaligned(in, sizeof(T) * v) && out_aligned;
+}
+
 // An axis of one element whose outputs' elements lie side by side: a map (single_elements_kernel),
 // in place of the path the shape takes otherwise.
 template <class T, class Acc, class Out, class Op, class Form, class Otherwise>
 cudaError_t run_single_elements(void* d_temp, size_t& temp_bytes, const T* d_in, uint64_t count, Out* d_out, Acc init,
                                 Op op, Form form, cudaStream_t stream, Otherwise&& otherwise) {
   using params_t = single_elements_params<T, Acc, Out, Op, Form>;
-  const uint64_t rounds = ceil_div(count, uint64_t(kSingleInFlight) * kSegmentThreads);
-  const params_t p{d_in, count, static_cast<unsigned long long*>(d_temp), d_out, init, op, form};
+  const bool by_vectors = single_by_vectors(d_in, d_out);
+  const uint64_t items = by_vectors ? count / column_vector_elements<T> : count;
+  const uint64_t rounds = ceil_div(items > 0 ? items : 1, uint64_t(kSingleInFlight) * kSegmentThreads);
+  const params_t p{d_in, count, static_cast<unsigned long long*>(d_temp), d_out, init, op, form, by_vectors};
   return run_in_place_of<&single_elements_kernel<params_t>>(d_temp, temp_bytes, otherwise, rounds, p, stream);
 }
 

@@ -17,8 +17,21 @@
 #include <cuda/atomic>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace warpfold::detail {
+
+// Elements a lane of the columns and single-elements kernels reads at once: a vector of up to 16
+// bytes of up to 4 elements (arithmetic types up to 8 bytes; more would cost more accumulators
+// than loads saved), else 1.
+template <class T>
+inline constexpr unsigned column_vector_elements =
+    (std::is_arithmetic_v<T> && sizeof(T) <= 8) ? (16 / sizeof(T) < 4 ? 16 / sizeof(T) : 4) : 1;
+
+template <class T, unsigned V>
+struct alignas(sizeof(T) * V) column_vector {
+  T e[V];
+};
 
 // --- segments as ranges ------------------------------------------------------------------------
 

@@ -115,13 +115,16 @@ __global__ void __launch_bounds__(kSegmentThreads) short_rows_kernel(const Param
 
 // Rows of one element side by side (an axis of extent 1 over a flat layout: x.sum(dim=0) of a
 // single row): each output is its element, lifted and finished, so the reduction is a map. A
-// thread keeps kSingleInFlight elements' loads in flight; loads and stores are coalesced.
+// thread keeps kSingleInFlight items' loads in flight, an item being a vector of the input where
+// input and output start on a vector boundary (by_vectors), else one element; loads and stores
+// are coalesced.
 inline constexpr unsigned kSingleInFlight = 8;
 
 template <class T, class Acc, class Out, class Op, class Form>
 struct single_elements_params {
   using input = T;
   using accumulator = Acc;
+  using output = Out;
   using op_type = Op;
   using form_type = Form;
   const T* in;
@@ -131,29 +134,76 @@ struct single_elements_params {
   Acc init;
   Op op;
   Form form;
+  bool by_vectors;
+};
+
+// The vector of V outputs is stored at once where it is a power of two of at most 16 bytes.
+template <class Out, unsigned V>
+inline constexpr bool stores_output_vectors = V > 1 && sizeof(Out) * V <= 16 && (sizeof(Out) * V & (sizeof(Out) * V - 1)) == 0;
+
+template <class Params>
+struct single_elements_map {
+  using T = typename Params::input;
+  using Out = typename Params::output;
+  using fold_t = thread_fold<typename Params::accumulator, typename Params::op_type, typename Params::form_type>;
+  const Params& p;
+
+  __device__ __forceinline__ Out output_of(const T& x) const {
+    fold_t f{{}, false, p.op, p.form};
+    f.add_element(x, 0);
+    return p.form.finish(p.op, p.init, f.acc, true);
+  }
+
+  // Items [0, items) of V elements each, item i holding elements i·V … i·V + V − 1.
+  template <unsigned V>
+  __device__ __forceinline__ void map_items(uint64_t items) const {
+    using item = column_vector<T, V>;
+    const item* in = reinterpret_cast<const item*>(p.in);
+    const uint64_t round = uint64_t(kSingleInFlight) * blockDim.x;
+    for (uint64_t first = uint64_t(blockIdx.x) * round; first < items; first += uint64_t(gridDim.x) * round) {
+      item v[kSingleInFlight];
+#pragma unroll
+      for (unsigned k = 0; k < kSingleInFlight; ++k) {
+        const uint64_t i = first + k * blockDim.x + threadIdx.x;
+        v[k] = in[i < items ? i : items - 1];  // unconditional: the loads go out together
+      }
+#pragma unroll
+      for (unsigned k = 0; k < kSingleInFlight; ++k) {
+        const uint64_t i = first + k * blockDim.x + threadIdx.x;
+        if (i < items) store(i, v[k]);
+      }
+    }
+  }
+
+  template <unsigned V>
+  __device__ __forceinline__ void store(uint64_t i, const column_vector<T, V>& v) const {
+    if constexpr (stores_output_vectors<Out, V>) {
+      column_vector<Out, V> o;
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) o.e[j] = output_of(v.e[j]);
+      reinterpret_cast<column_vector<Out, V>*>(p.out)[i] = o;
+    } else {
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) p.out[i * V + j] = output_of(v.e[j]);
+    }
+  }
 };
 
 template <class Params>
 __global__ void __launch_bounds__(kSegmentThreads) single_elements_kernel(const Params p) {
   using T = typename Params::input;
-  using fold_t = thread_fold<typename Params::accumulator, typename Params::op_type, typename Params::form_type>;
+  constexpr unsigned V = column_vector_elements<T>;
   if (blockIdx.x == 0 && threadIdx.x == 0) clear_stall_status(p.temp);  // nothing here waits
-  const uint64_t round = uint64_t(kSingleInFlight) * blockDim.x;
-  for (uint64_t first = uint64_t(blockIdx.x) * round; first < p.count; first += uint64_t(gridDim.x) * round) {
-    T v[kSingleInFlight];
-#pragma unroll
-    for (unsigned k = 0; k < kSingleInFlight; ++k) {
-      const uint64_t i = first + k * blockDim.x + threadIdx.x;
-      v[k] = p.in[i < p.count ? i : p.count - 1];  // unconditional: the loads go out together
-    }
-#pragma unroll
-    for (unsigned k = 0; k < kSingleInFlight; ++k) {
-      const uint64_t i = first + k * blockDim.x + threadIdx.x;
-      fold_t f{{}, false, p.op, p.form};
-      f.add_element(v[k], 0);
-      if (i < p.count) p.out[i] = p.form.finish(p.op, p.init, f.acc, true);
-    }
+  const single_elements_map<Params> map{p};
+  if (V == 1 || !p.by_vectors) {
+    map.template map_items<1>(p.count);
+    return;
   }
+  const uint64_t vectors = p.count / V;
+  if (vectors > 0) map.template map_items<V>(vectors);
+  // The elements past the last whole vector: the last block's first threads.
+  const uint64_t i = vectors * V + threadIdx.x;
+  if (blockIdx.x == gridDim.x - 1 && i < p.count) p.out[i] = map.output_of(p.in[i]);
 }
 
 }  // namespace warpfold::detail
