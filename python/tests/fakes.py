@@ -112,8 +112,8 @@ def fake_torch(machine: Machine) -> types.SimpleNamespace:
         def reshape(self, shape):
             return Tensor(shape, self.dtype, self._device, data=self._data)
 
-        def new_empty(self, shape, dtype):  # torch.empty on the tensor's device
-            return empty(shape, dtype, TorchDevice("cuda", self._device))
+        def new_empty(self, shape, dtype=None):  # torch.empty on the tensor's device, of its dtype by default
+            return empty(shape, self.dtype if dtype is None else dtype, TorchDevice("cuda", self._device))
 
         def __getitem__(self, index):  # the one-element views of a search's {value, index} pair
             start = index.start if isinstance(index, slice) else index

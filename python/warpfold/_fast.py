@@ -7,8 +7,8 @@ result and temp storage through the framework on its current stream and launches
 or Strided objects, no reader, framework or stream lookups. Whatever it does not serve goes the
 general way (_core.full_reduce, _axis.reduce_along), which reads and checks everything: arrays
 on the host, on another device than the current one, not C-contiguous (full reduces) or needing a
-copy or the full reduce (along dims), an empty min or argmin, dim= as a tuple, dtypes without an
-entry and every call whose first run raises. So results, errors and their order are the general
+copy (along dims), argmin and argmax along dims that the full reduce runs, an empty min or argmin,
+dim= as a tuple, dtypes without an entry and every call whose first run raises. So results, errors and their order are the general
 path's, and the plans it keeps are the general path's own, looked up once per key.
 """
 
@@ -41,8 +41,9 @@ class AlongCall(NamedTuple):
 
     shape: tuple  # the result's
     result: Any  # the result's dtype, as the framework names it
-    launches: Optional[Launches]  # None: the result has no element, nothing to launch
+    launches: Optional[Launches]  # None: the result has no element, or `whole` runs it
     offset: int  # bytes from x's data pointer to the first element read
+    whole: Optional[tuple]  # (entry, temp bytes, elements) of the full reduce that runs the call
 
 
 class FastCalls:
@@ -73,15 +74,32 @@ class FastCalls:
         path runs otherwise (as the full reduce, or after a copy), None (not kept) for a call that
         raises there."""
         try:
-            a = along_of(op, self.fw.strided(x, "x"), self.fw.family, dim, keepdim, requested)
+            strided = self.fw.strided(x, "x")
+            a = along_of(op, strided, self.fw.family, dim, keepdim, requested)
+            dtype_name = strided.dtype
         except (TypeError, ValueError, IndexError):
             return None
         call = None
-        if a.whole is None and not a.copied:
+        if a.whole is not None:
+            call = self.whole_call(op, a, dtype_name, requested, device)
+        elif not a.copied:
             last = a.passes[-1]
             plan = launches(a, device) if last.outer * last.inner else None
-            call = AlongCall(a.shape, self.result_dtype(a.plans[-1].result), plan, a.offset)
+            call = AlongCall(a.shape, self.result_dtype(a.plans[-1].result), plan, a.offset, None)
         return _kept(self.along_calls, key, call)
+
+    def whole_call(self, op: str, a, dtype_name: str, requested, device: int) -> Optional[AlongCall]:
+        """The AlongCall of a call that the full reduce runs over one dense block (every dim of
+        size above 1 reduced); None where the general path runs it (argmin and argmax, whose
+        result is a flat index, and an empty min or max, which raises)."""
+        try:
+            p = FULL.plan(op, dtype_name, self.fw.family, requested)
+        except (TypeError, ValueError):
+            return None
+        if p.search or (p.needs_elements and a.whole.n == 0):
+            return None
+        whole = (p.index, temp_bytes(p.index, device), a.whole.n)
+        return AlongCall(a.shape, self.result_dtype(p.result), None, a.whole.data, whole)
 
 
 def _kept(cache: dict, key: tuple, call):
@@ -120,7 +138,11 @@ class TorchCalls(FastCalls):
             if call is not None and (n or not call.needs_elements) and self.current_device() == device:
                 index, result, nbytes, search, _ = call
                 stream = self.current_stream(device)
-                answer = x.new_empty((2,) if search else (), dtype=result)  # x's device; cheaper than torch.empty
+                # x's device, cheaper than torch.empty; cheaper still without dtype= where it is x's
+                if result is x.dtype and not search:
+                    answer = x.new_empty(())
+                else:
+                    answer = x.new_empty((2,) if search else (), dtype=result)
                 out = answer.data_ptr()
                 temp = self.alloc(nbytes, stream)
                 try:
@@ -139,9 +161,17 @@ class TorchCalls(FastCalls):
             except (KeyError, TypeError):  # a first call, or an unhashable dtype=
                 call = self.along_call(key, op, x, dim, keepdim, requested, device)
             if call is not None and self.current_device() == device:
-                shape, result, plan, offset = call
-                answer = x.new_empty(shape, dtype=result)
-                if plan is not None:
+                shape, result, plan, offset, whole = call
+                answer = x.new_empty(shape) if result is x.dtype else x.new_empty(shape, dtype=result)
+                if whole is not None:
+                    index, nbytes, n = whole
+                    stream = self.current_stream(device)
+                    temp = self.alloc(nbytes, stream)
+                    try:
+                        _ext.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), temp, nbytes, stream)
+                    finally:
+                        self.free(temp)
+                elif plan is not None:
                     stream = self.current_stream(device)
                     temp = self.alloc(plan.scratch, stream)
                     try:
@@ -196,9 +226,14 @@ class CuPyCalls(FastCalls):
             except (KeyError, TypeError):  # a first call, or an unhashable dtype=
                 call = self.along_call(key, op, x, dim, keepdim, requested, device)
             if call is not None and self.current_device() == device:
-                shape, result, plan, offset = call
+                shape, result, plan, offset, whole = call
                 answer = self.ndarray(shape, result)
-                if plan is not None:
+                if whole is not None:
+                    index, nbytes, n = whole
+                    temp = self.alloc(nbytes)
+                    _ext.run(index, device, memory.ptr + offset, n, answer.data.ptr, temp.ptr, nbytes,
+                             self.current_stream().ptr)
+                elif plan is not None:
                     temp = self.alloc(plan.scratch)
                     launch(plan, device, self.current_stream().ptr, memory.ptr + offset, answer.data.ptr, temp.ptr)
                 return answer
