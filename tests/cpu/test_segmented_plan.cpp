@@ -54,14 +54,17 @@ TEST(SegmentedPlan, ClassesByLength) {
   EXPECT_EQ(classify_segment(1, 4), segment_class::lanes);
   EXPECT_EQ(classify_segment(128, 4), segment_class::lanes);
   EXPECT_EQ(classify_segment(129, 4), segment_class::warp);
-  EXPECT_EQ(classify_segment(1024, 4), segment_class::warp);  // 4 KiB of floats
-  EXPECT_EQ(classify_segment(1025, 4), segment_class::block);
-  EXPECT_EQ(classify_segment(4096, 1), segment_class::warp);
-  EXPECT_EQ(classify_segment(513, 8), segment_class::block);
-  // Elements of 64 bytes: the warp class would end below the lane classes; it starts past them.
-  EXPECT_EQ(warp_max_items(64), 128u);
-  EXPECT_EQ(classify_segment(128, 64), segment_class::lanes);
-  EXPECT_EQ(classify_segment(129, 64), segment_class::block);
+  EXPECT_EQ(classify_segment(3072, 4), segment_class::warp);  // 12 KiB of floats
+  EXPECT_EQ(classify_segment(3073, 4), segment_class::block);
+  EXPECT_EQ(classify_segment(12288, 1), segment_class::warp);
+  EXPECT_EQ(classify_segment(12289, 1), segment_class::block);
+  EXPECT_EQ(classify_segment(1537, 8), segment_class::block);
+  EXPECT_EQ(warp_max_items(64), 192u);
+  EXPECT_EQ(classify_segment(193, 64), segment_class::block);
+  // Elements of 128 bytes: the warp class would end below the lane classes; it starts past them.
+  EXPECT_EQ(warp_max_items(128), 128u);
+  EXPECT_EQ(classify_segment(128, 128), segment_class::lanes);
+  EXPECT_EQ(classify_segment(129, 128), segment_class::block);
 }
 
 TEST(SegmentedPlan, PiecesOfLongSegments) {
@@ -160,7 +163,8 @@ TEST(SegmentedPlan, AlikeRowsAreBlockClassAndCutTheSameAtEveryAlignment) {
   };
   EXPECT_EQ(alike(4096, 1024), 0u);  // warp class
   EXPECT_EQ(alike(0, 8192), 0u);
-  EXPECT_EQ(alike(2048, 1025), 1u);  // the shortest block-class row: whole
+  EXPECT_EQ(alike(2048, 3072), 0u);  // the longest warp-class row
+  EXPECT_EQ(alike(2048, 3073), 1u);  // the shortest block-class row: whole
   EXPECT_EQ(alike(8192, 8192), 1u);
   EXPECT_EQ(alike(64, 1 << 16), 4u);         // 16 tiles in 4 pieces of 4
   EXPECT_EQ(alike(1, uint64_t(1) << 26), 528u);  // at most the grid

@@ -38,7 +38,7 @@ inline std::vector<regime> every_regime() {
 }
 
 // Lengths of one regime, their total near `budget` elements (at least a few segments). The class
-// boundaries are those of segmented_plan.hpp: lanes up to 128 elements, a warp up to 4 KiB, a block
+// boundaries are those of segmented_plan.hpp: lanes up to 128 elements, a warp up to 12 KiB, a block
 // up to 7 tiles, longer ones cut into pieces.
 inline std::vector<uint64_t> regime_lengths(regime r, uint64_t seed, unsigned elem_bytes, uint64_t budget) {
   std::mt19937_64 gen(seed);
