@@ -8,8 +8,9 @@ or Strided objects, no reader, framework or stream lookups. Whatever it does not
 general way (_core.full_reduce, _axis.reduce_along), which reads and checks everything: arrays
 on the host, on another device than the current one, not C-contiguous (full reduces) or needing a
 copy (along dims), argmin and argmax along dims that the full reduce runs, an empty min or argmin,
-dim= as a tuple, dtypes without an entry and every call whose first run raises. So results, errors and their order are the general
-path's, and the plans it keeps are the general path's own, looked up once per key.
+dim= as a tuple, dtypes without an entry and every call whose first run raises. So results,
+errors and their order are the general path's, and the plans it keeps are the general path's
+own, looked up once per key.
 """
 
 from __future__ import annotations

@@ -139,7 +139,8 @@ struct single_elements_params {
 
 // The vector of V outputs is stored at once where it is a power of two of at most 16 bytes.
 template <class Out, unsigned V>
-inline constexpr bool stores_output_vectors = V > 1 && sizeof(Out) * V <= 16 && (sizeof(Out) * V & (sizeof(Out) * V - 1)) == 0;
+inline constexpr bool stores_output_vectors =
+    V > 1 && sizeof(Out) * V <= 16 && (sizeof(Out) * V & (sizeof(Out) * V - 1)) == 0;
 
 template <class Params>
 struct single_elements_map {
