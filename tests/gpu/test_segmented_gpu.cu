@@ -1,7 +1,8 @@
 // warpfold::segmented_reduce over offsets, against CPU references: every regime (lane groups,
 // warps, blocks, long segments shared by the grid, skewed mixes), CSR and shuffled begin/end
 // offsets, empty and reversed segments, NaN and infinities, argmin/argmax ties, clamped offsets,
-// the same bits whether long segments are shared or not, beyond 2^32 elements, and bad arguments.
+// the same bits whether long segments are shared or not and in whichever tile a block-class
+// segment lies, beyond 2^32 elements, and bad arguments.
 #include "gpu/segmented_test_support.cuh"
 
 #include "harness/run_context.hpp"
@@ -34,6 +35,20 @@ void check_float_segments(const std::vector<float>& data, const segment_set& s, 
   if (representative_run()) return;
   const std::vector<float> again = runner.run<float>(s.size(), call);
   ASSERT_EQ(std::memcmp(got.data(), again.data(), got.size() * sizeof(float)), 0) << "not reproducible: " << where;
+}
+
+// Whether `got` is within the error bound of any order of the range's additions: g.len - 1
+// roundings of at most u·Σ|x| each.
+::testing::AssertionResult within_sum_bound(const std::vector<float>& data, const segment_range& g, float got) {
+  long double exact = 0, magnitude = 0;
+  for (uint64_t j = 0; j < g.len; ++j) {
+    exact += data[g.begin + j];
+    magnitude += std::fabs(data[g.begin + j]);
+  }
+  if (std::fabs(double(got) - double(exact)) <= double(g.len) * 0x1p-24 * double(magnitude) + 1e-30) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "got " << got << ", exactly " << double(exact);
 }
 
 TEST(SegmentedReduce, FloatSumsOfEveryRegime) {
@@ -203,16 +218,50 @@ TEST(SegmentedReduce, LongSegmentsGiveTheSameBitsSharedOrNot) {
   }
   for (size_t k = 0; k < s.size(); ++k) {
     const segment_range g = range_of(s, k, false);
-    long double exact = 0, magnitude = 0;
-    for (uint64_t j = 0; j < g.len; ++j) {
-      exact += data[g.begin + j];
-      magnitude += std::fabs(data[g.begin + j]);
-    }
-    // Any order of g.len additions errs by at most (g.len - 1)·u·Σ|x|.
-    ASSERT_LE(std::fabs(double(results[0][k]) - double(exact)), double(g.len) * 0x1p-24 * double(magnitude) + 1e-30)
+    ASSERT_TRUE(within_sum_bound(data, g, results[0][k]))
         << "segment " << k << " of length " << g.len << ", seed " << seed;
     ASSERT_TRUE(bitwise_equal(results[0][k], results[1][k])) << "shared and unshared differ: segment " << k;
     ASSERT_TRUE(bitwise_equal(results[0][k], results[2][k])) << "shared and partly shared differ: segment " << k;
+  }
+}
+
+// Tiles of several block-class segments, some four times longer than the rest. Every sum is
+// within the error bound of its additions, and each segment's bits are the same when every
+// segment is listed twice (other tiles, other blocks): a block-class segment's fold depends on the
+// segment alone. Order-sensitive data would show any other order.
+TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t seed = new_seed();
+  std::mt19937_64 gen(seed);
+  const uint64_t warp_max = detail::warp_max_items(sizeof(float));
+  std::vector<uint64_t> lengths(representative_run() ? 1200 : 3000);
+  for (uint64_t& len : lengths) len = warp_max + 1 + gen() % 1024 + (gen() % 7 == 0 ? 4 * warp_max : 0);
+  const segment_set s = lay_out(lengths, seed + 1, true);
+  segment_set twice = s;
+  twice.csr = false;
+  twice.begin.clear();
+  twice.end.clear();
+  for (size_t k = 0; k < s.size(); ++k) {
+    for (int copy = 0; copy < 2; ++copy) {
+      twice.begin.push_back(s.begin[k]);
+      twice.end.push_back(s.end[k]);
+    }
+  }
+  const std::vector<float> data = order_sensitive_values<float>(s.n, seed + 2);
+  offset_buffer<float> in(data, 0);
+  segmented_runner runner;
+  const auto run = [&](const segment_set& set) {
+    const device_offsets<int32_t> off(set);
+    return runner.run<float>(set.size(), [&](void* t, size_t& b, float* o) {
+      return segmented_reduce(t, b, in.get(), o, set.size(), off.begin, off.end, plus{}, 0.0f);
+    });
+  };
+  const std::vector<float> once = run(s), doubled = run(twice);
+  for (size_t k = 0; k < s.size(); ++k) {
+    const segment_range g = range_of(s, k, false);
+    ASSERT_TRUE(within_sum_bound(data, g, once[k])) << "segment " << k << " of length " << g.len << ", seed " << seed;
+    ASSERT_TRUE(bitwise_equal(once[k], doubled[2 * k])) << "segment " << k << " differs listed twice, seed " << seed;
+    ASSERT_TRUE(bitwise_equal(once[k], doubled[2 * k + 1])) << "segment " << k << " differs between its copies";
   }
 }
 
