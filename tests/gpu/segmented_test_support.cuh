@@ -230,6 +230,21 @@ key_value<T> reference_arg(uint64_t len, bool minimum, Element&& element) {
 }
 
 // Segment s's elements of the host data: clamped to [0, n) where `clamps`, empty where end <= begin.
+// Whether float sum `got` of len elements (element(j) the j-th) is within the error bound of
+// any order of their additions: len - 1 roundings of at most u·Σ|x| each.
+template <class Element>
+::testing::AssertionResult within_sum_bound(uint64_t len, Element&& element, float got) {
+  long double exact = 0, magnitude = 0;
+  for (uint64_t j = 0; j < len; ++j) {
+    exact += element(j);
+    magnitude += std::fabs(element(j));
+  }
+  if (std::fabs(double(got) - double(exact)) <= double(len) * 0x1p-24 * double(magnitude) + 1e-30) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "got " << got << ", exactly " << double(exact);
+}
+
 struct segment_range {
   uint64_t begin = 0, len = 0;
 };
