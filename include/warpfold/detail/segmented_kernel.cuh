@@ -46,7 +46,7 @@ struct segments_params {
   Source source;
   uint64_t segments;
   uint64_t tiles;           // ceil(segments / tile_segments), below 2^32
-  unsigned tile_segments;   // a power of two, at most kMaxTileSegments
+  unsigned tile_segments;   // at most kMaxTileSegments
   unsigned max_pieces;      // pieces of one long segment at most: the device's grid
   uint64_t total_tiles;     // the call's tiles where it knows its total length, else ~0
   segments_layout layout;   // temp storage, in 8-byte words

@@ -195,14 +195,14 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile
 
 // --- the grid ----------------------------------------------------------------------------------
 
-// Segments per tile: the smallest power of two up to kMaxTileSegments whose tiles the grid takes
-// in one round, a tile per block, where it can. Each round of tiles costs a round trip for the
-// offsets and a few barriers per block, so few full tiles beat many small ones; the blocks still
-// share long segments' pieces, which balances a tile's load.
+// Segments per tile: the fewest, up to kMaxTileSegments, whose tiles the grid takes in one round,
+// a tile per block, where it can. Each round of tiles costs a round trip for the offsets and a
+// few barriers per block, so few full tiles beat many small ones; the blocks still share long
+// segments' pieces, which balances a tile's load. Not rounded to a power of two, which would
+// leave up to half the blocks without a tile.
 WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigned grid) {
-  unsigned k = 1;
-  while (k < kMaxTileSegments && ceil_div(segments, uint64_t(k)) > grid) k *= 2;
-  return k;
+  const uint64_t k = ceil_div(segments, grid > 0 ? grid : 1);
+  return k < 1 ? 1u : k > kMaxTileSegments ? kMaxTileSegments : unsigned(k);
 }
 
 // The tiles that blocks 0 … b take between them (tile t goes to block t mod grid): what a block
