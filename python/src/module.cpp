@@ -90,12 +90,27 @@ size_t temp_bytes(size_t index, int device) {
   return bytes;
 }
 
-void run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
-         uintptr_t stream) {
+// Whether work queued on `stream` now would join a graph capture (also where the runtime cannot
+// tell, which it reports as an error: that error is cleared, and the caller's launch meets it).
+bool capturing(uintptr_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(as_stream(stream), &status) != cudaSuccess) {
+    cudaGetLastError();
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
+// Queues the reduce; false, queuing nothing, where `kept` temp storage (kept for every call on
+// the stream) meets a graph capture, which would hold on to it past the call.
+bool run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
+         uintptr_t stream, bool kept) {
+  if (kept && capturing(stream)) return false;
   device_scope scope(device);
   check(entry_at(table().full, index)
             .run(as_pointer(temp), bytes, as_pointer(in), as_pointer(out), n, as_stream(stream)),
         "warpfold reduce");
+  return true;
 }
 
 // An axis shape from Python: (outer, axis, inner, outer_stride, axis_stride, inner_stride).
@@ -200,8 +215,11 @@ NB_MODULE(_warpfold, m) {
   m.def("temp_bytes", &temp_bytes, nb::arg("index"), nb::arg("device"),
         "Temp storage bytes of entry `index` on `device` (fixed per entry and device).");
   m.def("run", &run, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("n"), nb::arg("out"),
-        nb::arg("temp"), nb::arg("temp_bytes"), nb::arg("stream"),
-        "Launches entry `index` on `stream`; returns at once (no synchronisation).");
+        nb::arg("temp"), nb::arg("temp_bytes"), nb::arg("stream"), nb::arg("kept") = false,
+        "Launches entry `index` on `stream` and returns True at once (no synchronisation); with kept=True "
+        "(temp storage kept for the stream's calls), returns False and launches nothing where the stream is "
+        "capturing a graph.");
+  m.def("capturing", &capturing, nb::arg("stream"), "Whether `stream` is capturing a CUDA graph.");
   m.def("axis_temp_bytes", &axis_temp_bytes, nb::arg("index"), nb::arg("device"), nb::arg("shape"),
         "Temp storage bytes of axis entry `index` for shape (outer, axis, inner, outer_stride, axis_stride, "
         "inner_stride) on `device`.");

@@ -28,8 +28,19 @@ class Setup:
             fw = _frameworks.CuPy(self.module)
             self.cls, self.calls = self.module.ndarray, _fast.CuPyCalls(fw)
         monkeypatch.setitem(_inputs._READERS, self.cls, _inputs._framework_reader(fw))
+        self.fw = fw
         events = lambda what: lambda *args: self.machine.events.append((what,) + args)  # noqa: E731
-        monkeypatch.setattr(ext, "run", events("run"))
+        self.capturing = False  # the stream capture a test puts the extension in
+
+        def run(*args):  # the extension's: a kept block meets a capture with False, nothing queued
+            kept = len(args) > 8 and args[8]
+            if kept and self.capturing:
+                return False
+            self.machine.events.append(("run",) + args)
+            return True
+
+        monkeypatch.setattr(ext, "run", run)
+        monkeypatch.setattr(ext, "capturing", lambda stream: self.capturing)
         monkeypatch.setattr(ext, "axis_run", events("axis_run"))
         monkeypatch.setattr(ext, "temp_bytes", lambda index, device: 512 + 8 * index + device)
         monkeypatch.setattr(ext, "axis_temp_bytes", lambda index, device, extents: 1024 + sum(extents) % 97)
@@ -62,6 +73,8 @@ class Setup:
         """(the events, the result or the error) of call() made one way."""
         self.fast(fast)
         self.machine.reset()
+        if self.is_torch:
+            self.fw.kept.clear()  # each way allocates its own kept block, at the same place
         self.reads = 0
         try:
             r = call()
@@ -126,6 +139,38 @@ def test_full_reduces_match(setup, op, shape, dtype, requested, served):
                                else getattr(warpfold, op)(x), served)
     if served:
         assert [e[0] for e in events if e[0] == "run"] == ["run"]
+
+
+def test_torch_temp_storage_is_kept_per_stream(monkeypatch):
+    """Full reduces on one stream share one kept block of temp storage: allocated at the first
+    call, replaced (the old one freed) where an entry asks more than it holds, and never used while
+    the stream captures a graph, whose calls take blocks of their own; both paths alike."""
+    setup = Setup("torch", monkeypatch)
+    x = setup.array((1000,), "float32")
+    setup.machine.mark()
+    stream = setup.module._C._cuda_getCurrentRawStream(0)
+    for fast in (True, False):
+        setup.fast(fast)
+        setup.machine.reset()
+        setup.fw.kept.clear()
+        for _ in range(3):
+            warpfold.sum(x)
+        runs = [e for e in setup.machine.events if e[0] == "run"]
+        allocs = [e for e in setup.machine.events if e[0] == "raw_alloc"]
+        assert len(runs) == 3 and len(allocs) == 1
+        assert {r[6] for r in runs} == {allocs[0][2]} and all(r[9] is True for r in runs)
+        assert not [e for e in setup.machine.events if e[0] == "raw_delete"]
+        setup.fw.kept[(0, stream)] = (0x77700, 1)  # a block too small for the entry: replaced
+        warpfold.sum(x)
+        assert ("raw_delete", 0x77700) in setup.machine.events
+        assert len([e for e in setup.machine.events if e[0] == "raw_alloc"]) == 2
+        setup.capturing = True  # in a capture: a block of the call's own, freed after it
+        setup.machine.events.clear()
+        warpfold.sum(x)
+        kinds = [e[0] for e in setup.machine.events if e[0] in ("raw_alloc", "run", "raw_delete")]
+        assert kinds == ["raw_alloc", "run", "raw_delete"]
+        assert [len(e) for e in setup.machine.events if e[0] == "run"] == [9]  # no kept flag
+        setup.capturing = False
 
 
 @pytest.mark.parametrize("shape, strides, device, offset, served", [

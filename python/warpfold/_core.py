@@ -215,12 +215,23 @@ def full_reduce_input(op: str, inp, handle, dtype, out, shape: tuple):
     else:
         with fw.on_stream(handle, device):
             result, out_ptr = _result(fw, p, device, out, target, shape)
+    run_full(fw, p.index, device, view.data, view.n, out_ptr, nbytes, handle, on_current)
+    return result if inp.to_caller is None or out is not None else inp.to_caller(result)
+
+
+def run_full(fw, index: int, device: int, data: int, n: int, out: int, nbytes: int, handle: int,
+             on_current: bool) -> None:
+    """Queues full-reduce entry `index` on `handle`: with the temp storage the framework keeps
+    for the stream where it keeps one and no graph capture is under way, else with storage of
+    this call's own."""
+    kept = fw.kept_scratch(nbytes, device, handle)
+    if kept and _ext.run(index, device, data, n, out, kept, nbytes, handle, True):
+        return
     temp, held = fw.scratch(nbytes, device, handle, on_current)
     try:
-        _ext.run(p.index, device, view.data, view.n, out_ptr, temp, nbytes, handle)
+        _ext.run(index, device, data, n, out, temp, nbytes, handle)
     finally:
         fw.release(held)
-    return result if inp.to_caller is None or out is not None else inp.to_caller(result)
 
 
 def _result(fw, p: Plan, device: int, out, target, shape: tuple):

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, Optional
 
 from . import _warpfold as _ext
 from ._axis import Launches, along_of, launch, launches, reduce_along
-from ._core import FULL, full_reduce, temp_bytes
+from ._core import FULL, full_reduce, run_full, temp_bytes
 from ._frameworks import cupy_framework, torch_framework
 
 MAX_CALLS = 4096  # call shapes kept per framework and kind (cleared when full)
@@ -115,14 +115,23 @@ def _kept(cache: dict, key: tuple, call):
 
 class TorchCalls(FastCalls):
     """torch.Tensor: results from x.new_empty (torch.empty on x's device, with less host time),
-    temp storage from the caching allocator's raw blocks (as the general path takes them on the
-    current device, which the fast path requires to be x's)."""
+    temp storage as the general path takes it on the current device, which the fast path requires
+    to be x's: the block kept for the stream (Torch.kept_scratch), else the caching allocator's
+    raw blocks."""
 
     def __init__(self, fw):
         super().__init__(fw)
         self.current_stream = fw.current_stream  # a raw handle
         self.current_device = fw._get_device
         self.alloc, self.free = fw._raw_alloc, fw._raw_delete
+        self.kept = fw.kept
+
+    def run(self, index: int, device: int, data: int, n: int, out: int, nbytes: int, stream: int) -> None:
+        """Queues a full reduce on the current stream: its kept block where it holds nbytes and no
+        capture is under way (one dictionary lookup), else as the general path runs it."""
+        held = self.kept.get((device, stream))
+        if held is None or held[1] < nbytes or not _ext.run(index, device, data, n, out, held[0], nbytes, stream, True):
+            run_full(self.fw, index, device, data, n, out, nbytes, stream, True)
 
     def result_dtype(self, name: str):
         return self.fw.dtypes[name]
@@ -144,12 +153,7 @@ class TorchCalls(FastCalls):
                     answer = x.new_empty(())
                 else:
                     answer = x.new_empty((2,) if search else (), dtype=result)
-                out = answer.data_ptr()
-                temp = self.alloc(nbytes, stream)
-                try:
-                    _ext.run(index, device, x.data_ptr(), n, out, temp, nbytes, stream)
-                finally:
-                    self.free(temp)
+                self.run(index, device, x.data_ptr(), n, answer.data_ptr(), nbytes, stream)
                 return answer[1] if search else answer
         return full_reduce(op, x, requested)
 
@@ -166,12 +170,8 @@ class TorchCalls(FastCalls):
                 answer = x.new_empty(shape) if result is x.dtype else x.new_empty(shape, dtype=result)
                 if whole is not None:
                     index, nbytes, n = whole
-                    stream = self.current_stream(device)
-                    temp = self.alloc(nbytes, stream)
-                    try:
-                        _ext.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), temp, nbytes, stream)
-                    finally:
-                        self.free(temp)
+                    self.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), nbytes,
+                             self.current_stream(device))
                 elif plan is not None:
                     stream = self.current_stream(device)
                     temp = self.alloc(plan.scratch, stream)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 
+from . import _warpfold as _ext
 from ._layout import Strided, View, make_strided, view_of
 
 
@@ -38,6 +39,7 @@ class Torch:
         self._get_device = getattr(torch._C, "_cuda_getDevice", None)
         if self._raw_delete is None or self._get_device is None:
             self._raw_alloc = None
+        self.kept: dict = {}  # (device, stream) -> (address, bytes): kept_scratch's blocks
 
     def describe(self, x, what: str) -> View:
         if not x.is_cuda:
@@ -97,6 +99,24 @@ class Torch:
         """Frees scratch() storage: PyTorch reuses it in its stream's order, after the queued call."""
         if isinstance(held, int):
             self._raw_delete(held)
+
+    def kept_scratch(self, nbytes: int, device: int, stream: int) -> int:
+        """Temp storage kept for every call on `stream` of `device` (the current device), so that a
+        small reduce pays no allocation: the calls on one stream run one after another, so they
+        can share it. Its address, or 0 where there is none to keep (no raw allocator, another
+        device current, a graph capture under way, whose pool would own it). A larger request
+        replaces the block, freed in the stream's order. Blocks stay for the life of the process,
+        one per stream used, as PyTorch keeps its cuBLAS workspaces."""
+        held = self.kept.get((device, stream))
+        if held is not None and held[1] >= nbytes:
+            return held[0]
+        if self._raw_alloc is None or self._get_device() != device or _ext.capturing(stream):
+            return 0
+        address = self._raw_alloc(nbytes, stream)
+        if held is not None:
+            self._raw_delete(held[0])
+        self.kept[(device, stream)] = (address, nbytes)
+        return address
 
     def on_stream(self, stream: int, device: int):
         """Allocations inside belong to `stream` (PyTorch reuses their memory in that stream's order)."""
@@ -182,6 +202,12 @@ class CuPy:
     @staticmethod
     def release(held) -> None:
         """Nothing to do: the pool takes the block back when the caller drops it."""
+
+    @staticmethod
+    def kept_scratch(nbytes: int, device: int, stream: int) -> int:
+        """None kept: a CuPy stream may be destroyed and its handle given to another, so every
+        call takes a block of the pool (scratch)."""
+        return 0
 
     def on_stream(self, stream: int, device: int):
         """Allocations inside come from `stream`'s part of CuPy's memory pool."""
