@@ -5,6 +5,8 @@
 
 #include "entries.hpp"
 
+#include <warpfold/detail/kernel_launch.cuh>
+
 #include <cuda_runtime_api.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -93,12 +95,12 @@ size_t temp_bytes(size_t index, int device) {
 // Whether work queued on `stream` now would join a graph capture (also where the runtime cannot
 // tell, which it reports as an error: that error is cleared, and the caller's launch meets it).
 bool capturing(uintptr_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(as_stream(stream), &status) != cudaSuccess) {
+  bool captured = false;
+  if (detail::stream_is_capturing(as_stream(stream), captured) != cudaSuccess) {
     cudaGetLastError();
     return true;
   }
-  return status != cudaStreamCaptureStatusNone;
+  return captured;
 }
 
 // Queues the reduce; false, queuing nothing, where `kept` temp storage (kept for every call on
