@@ -317,7 +317,7 @@ TEST(FixedSizeSegments, ShortRowsOfWholeVectors) {
     for (size_t i = seed % 97; i < v.size(); i += 1009) v[i] = std::numeric_limits<float>::quiet_NaN();
     return v;
   };
-  for (uint64_t size : {4ull, 8ull, 12ull, 16ull, 28ull, 64ull, 124ull, 128ull, 132ull}) {
+  for (uint64_t size : {4ull, 8ull, 12ull, 16ull, 28ull, 32ull, 64ull, 124ull, 128ull, 132ull}) {
     for (uint64_t shift : all_or_one<uint64_t>({0, 4, 1})) check_short_rows<float, float>(size, shift, 0.5f, quarters_and_nan);
   }
   for (uint64_t size : {2ull, 6ull, 64ull, 66ull}) {

@@ -6,14 +6,18 @@
 // Such rows need no classification and no offsets: a row of `items` vectors is read by a group
 // of `lanes` lanes (items rounded up to a power of two), one vector each, so that a warp's loads
 // cover 32 / lanes whole rows side by side. Each thread keeps kShortRowsInFlight rows' loads in
-// flight; the lanes of a row fold their vectors (elements in order) and then each other, halving,
-// and the row's first lane writes it. The order depends on the row's size only.
+// flight and folds its vector of each (elements in order). Where a row fills its lanes, the lanes
+// then fold all four rows at once by halving exchanges (each shuffle carries a value of a
+// different row, so that four rows take 3 + log2(lanes / 4) shuffles, not 4 · log2(lanes)), and
+// the lanes left holding a row's total write it; other rows' lanes fold each other, halving, and
+// the row's first lane writes it. The order depends on the row's size only.
 
 #include <warpfold/detail/segmented_fold.cuh>
 #include <warpfold/detail/segmented_plan.hpp>
 #include <warpfold/detail/segmented_sources.cuh>
 #include <warpfold/detail/thread_fold.cuh>
 #include <warpfold/detail/tile_loader.cuh>
+#include <warpfold/warp/warp_reduce.cuh>
 
 #include <cstdint>
 
@@ -23,11 +27,12 @@ inline constexpr unsigned kShortRowsInFlight = 4;  // vectors per thread in flig
 inline constexpr unsigned kShortRowsMaxItems = 32;  // vectors per row at most: one per lane of a warp
 
 // How the short-rows kernel reads rows of `size` elements, `row_stride` apart: `items` vectors
-// per row over `lanes` lanes. `fits` is false where the rows are not whole vectors, exceed a
-// warp's vectors, or do not all start on a vector boundary (then the segments kernel reads them).
+// per row over `lanes` lanes (2^shift). `fits` is false where the rows are not whole vectors,
+// exceed a warp's vectors, or do not all start on a vector boundary (then the segments kernel
+// reads them).
 struct short_rows_shape {
   bool fits = false;
-  unsigned items = 0, lanes = 0;
+  unsigned items = 0, lanes = 0, shift = 0;
 };
 inline short_rows_shape plan_short_rows(uint64_t size, unsigned vector_elements, uintptr_t address, unsigned elem_bytes,
                                         int64_t outer_stride, uint64_t inner, int64_t inner_stride) {
@@ -40,9 +45,30 @@ inline short_rows_shape plan_short_rows(uint64_t size, unsigned vector_elements,
   if (!aligned) return s;
   s.items = unsigned(size / vector_elements);
   s.lanes = 1;
-  while (s.lanes < s.items) s.lanes *= 2;
+  while (s.lanes < s.items) {
+    s.lanes *= 2;
+    ++s.shift;
+  }
   s.fits = true;
   return s;
+}
+
+// Lanes `offset` apart swap halves: a lane keeps the row its `upper` bit picks (low for the lower
+// lane, high for the upper) and receives its partner's value of that row; the two are folded
+// lower lane first, so both partners of a row fold the same values in the same order.
+template <class Acc, class Op>
+__device__ __forceinline__ Acc exchange_halves(const Acc& low, const Acc& high, Op op, int offset, bool upper) {
+  const Acc sent = upper ? Acc(low) : Acc(high);  // values, not a selected address: registers stay
+  const Acc mine = upper ? Acc(high) : Acc(low);
+  const Acc got = warp::shuffle_xor(sent, offset);
+  return upper ? op(got, mine) : op(mine, got);
+}
+
+// Lanes `offset` apart fold one value, lower lane first: both partners get the same bits.
+template <class Acc, class Op>
+__device__ __forceinline__ Acc exchange_same(const Acc& value, Op op, int offset, bool upper) {
+  const Acc got = warp::shuffle_xor(value, offset);
+  return upper ? op(got, value) : op(value, got);
 }
 
 template <class T, class Acc, class Out, class Op, class Form>
@@ -80,33 +106,75 @@ struct short_rows_block {
     return {p.rows.in + p.rows.slot(r).base, 0, p.shape.items};
   }
 
+  __device__ __forceinline__ void write(uint64_t row, const Acc& total) const {
+    if (row < p.count) p.out[row] = p.form.finish(p.op, p.init, total, true);
+  }
+
   // Rows of slots [first, first + kShortRowsInFlight·threads): the thread's vector of each,
-  // every load out before any fold, then each row's lanes folded and the row written.
+  // every load out before any fold, then the rows' lanes folded and the rows written. The
+  // thread's rows lie threads / lanes apart, from the row of slot first + thread.
   __device__ __forceinline__ void fold_round(uint64_t first) const {
-    const unsigned lanes = p.shape.lanes;
-    item v[kShortRowsInFlight];
-    bool reads[kShortRowsInFlight];
+    constexpr unsigned R = kShortRowsInFlight;
+    const uint64_t row0 = (first + threadIdx.x) >> p.shape.shift, apart = blockDim.x >> p.shape.shift;
+    item v[R];
+    bool reads[R];
 #pragma unroll
-    for (unsigned k = 0; k < kShortRowsInFlight; ++k) {
-      const uint64_t row = (first + k * blockDim.x + threadIdx.x) / lanes;
-      reads[k] = row < p.count && lane_in_row < p.shape.items;
-      if (reads[k]) v[k] = row_items(row).load(lane_in_row);
+    for (unsigned k = 0; k < R; ++k) {
+      reads[k] = row0 + k * apart < p.count && lane_in_row < p.shape.items;
+      if (reads[k]) v[k] = row_items(row0 + k * apart).load(lane_in_row);
     }
+    Acc acc[R];
 #pragma unroll
-    for (unsigned k = 0; k < kShortRowsInFlight; ++k) {
-      const uint64_t row = (first + k * blockDim.x + threadIdx.x) / lanes;
+    for (unsigned k = 0; k < R; ++k) {
       fold_t f{Acc{}, false, p.op, p.form};
-      if (reads[k]) f.add_item(row_items(row), v[k], lane_in_row);
-      const Acc total = reduce_in_group(f.acc, p.op, lanes, lane_in_row, p.shape.items);
-      if (lane_in_row == 0 && row < p.count) p.out[row] = p.form.finish(p.op, p.init, total, true);
+      if (reads[k]) f.add_item(row_items(row0 + k * apart), v[k], lane_in_row);
+      acc[k] = f.acc;
     }
+    if (p.shape.items == p.shape.lanes) {
+      fold_full_rows(acc, row0, apart);
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < R; ++k) {
+        const Acc total = reduce_in_group(acc[k], p.op, p.shape.lanes, lane_in_row, p.shape.items);
+        if (lane_in_row == 0) write(row0 + k * apart, total);
+      }
+    }
+  }
+
+  // Rows whose every lane holds a vector: the first exchange leaves each lane two of the four
+  // rows, the second one, and the rest fold that one; lanes that differ only below lanes / 4
+  // then hold the same row's total, and the first of them writes it.
+  __device__ __forceinline__ void fold_full_rows(Acc (&acc)[kShortRowsInFlight], uint64_t row0, uint64_t apart) const {
+    static_assert(kShortRowsInFlight == 4, "the exchanges below halve four rows twice");
+    const unsigned lanes = p.shape.lanes;
+    if (lanes == 1) {
+#pragma unroll
+      for (unsigned k = 0; k < 4; ++k) write(row0 + k * apart, acc[k]);
+      return;
+    }
+    const unsigned half = lanes / 2, quarter = lanes / 4;
+    const bool upper = (lane_in_row & half) != 0;
+    const Acc low = exchange_halves(acc[0], acc[2], p.op, int(half), upper);
+    const Acc high = exchange_halves(acc[1], acc[3], p.op, int(half), upper);
+    const unsigned pair = upper ? 2 : 0;  // rows pair and pair + 1 are this lane's
+    if (lanes == 2) {
+      write(row0 + pair * apart, low);
+      write(row0 + (pair + 1) * apart, high);
+      return;
+    }
+    const bool second = (lane_in_row & quarter) != 0;
+    Acc total = exchange_halves(low, high, p.op, int(quarter), second);
+    for (unsigned offset = quarter / 2; offset > 0; offset /= 2) {
+      total = exchange_same(total, p.op, int(offset), (lane_in_row & offset) != 0);
+    }
+    if ((lane_in_row & (quarter - 1)) == 0) write(row0 + (pair + (second ? 1 : 0)) * apart, total);
   }
 };
 
 template <class Params>
 __global__ void __launch_bounds__(kSegmentThreads) short_rows_kernel(const Params p) {
   if (blockIdx.x == 0 && threadIdx.x == 0) clear_stall_status(p.temp);  // nothing here waits
-  const short_rows_block<Params> b{p, threadIdx.x % p.shape.lanes};
+  const short_rows_block<Params> b{p, threadIdx.x & (p.shape.lanes - 1)};
   const uint64_t slots = p.count * p.shape.lanes, round = uint64_t(kShortRowsInFlight) * blockDim.x;
   for (uint64_t first = uint64_t(blockIdx.x) * round; first < slots; first += uint64_t(gridDim.x) * round) {
     b.fold_round(first);

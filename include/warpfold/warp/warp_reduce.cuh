@@ -42,6 +42,12 @@ __device__ __forceinline__ T shuffle_idx(const T& value, int src) {
   return shuffle_words(value, [src](unsigned word) { return __shfl_sync(kFullMask, word, src); });
 }
 
+// __shfl_xor_sync (every lane reads lane `lane ^ mask`) for any trivially copyable type.
+template <class T>
+__device__ __forceinline__ T shuffle_xor(const T& value, int mask) {
+  return shuffle_words(value, [mask](unsigned word) { return __shfl_xor_sync(kFullMask, word, mask); });
+}
+
 // Reduces `value` over all 32 lanes of the calling warp; lane 0 receives the result.
 // Every lane of the warp must call it (the mask names all 32).
 template <class T, class Op>
