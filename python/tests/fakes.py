@@ -126,10 +126,13 @@ def fake_torch(machine: Machine) -> types.SimpleNamespace:
         t._data = machine.alloc(count(shape) * dtype.itemsize, "torch.empty", shape, dtype.name, device.index)
         return t
 
+    def empty_like(t):
+        return empty(t.shape, t.dtype, TorchDevice("cuda", t._device))
+
     def raw_alloc(nbytes, stream):
         return machine.alloc(nbytes, "raw_alloc", stream, machine.current_device)
 
-    torch.Tensor, torch.empty, torch.device = Tensor, empty, TorchDevice
+    torch.Tensor, torch.empty, torch.empty_like, torch.device = Tensor, empty, empty_like, TorchDevice
     torch._C = types.SimpleNamespace(
         _cuda_getCurrentRawStream=lambda device: 0x5000 + device,
         _cuda_cudaCachingAllocator_raw_alloc=raw_alloc,

@@ -73,8 +73,9 @@ class Setup:
         """(the events, the result or the error) of call() made one way."""
         self.fast(fast)
         self.machine.reset()
-        if self.is_torch:
-            self.fw.kept.clear()  # each way allocates its own kept block, at the same place
+        if self.is_torch:  # each way allocates its own kept block and templates, at the same place
+            self.fw.kept.clear()
+            self.fw.templates.clear()
         self.reads = 0
         try:
             r = call()
@@ -173,11 +174,35 @@ def test_torch_temp_storage_is_kept_per_stream(monkeypatch):
         setup.capturing = False
 
 
+def test_torch_scalars_are_made_like_a_kept_template(monkeypatch):
+    """A 0-d PyTorch result is torch.empty_like of a template kept per (device, dtype): made at
+    the first call, not kept where that call meets a graph capture (whose pool owns the memory),
+    and never handed out itself; both paths alike."""
+    setup = Setup("torch", monkeypatch)
+    x = setup.array((100,), "float32")
+    setup.machine.mark()
+    for fast in (True, False):
+        setup.fast(fast)
+        setup.machine.reset()
+        setup.fw.kept.clear()
+        setup.fw.templates.clear()
+        setup.capturing = True
+        captured = warpfold.sum(x)
+        assert not setup.fw.templates
+        assert [e[2] for e in setup.machine.events if e[0] == "torch.empty"] == [captured.data_ptr()]
+        setup.capturing = False
+        first, second = warpfold.sum(x), warpfold.sum(x)
+        template = setup.fw.templates[(0, setup.module.float32)]
+        assert list(setup.fw.templates) == [(0, setup.module.float32)]
+        assert len({template.data_ptr(), first.data_ptr(), second.data_ptr(), captured.data_ptr()}) == 4
+        assert template.shape == first.shape == second.shape == ()
+
+
 @pytest.mark.parametrize("shape, strides, device, offset, served", [
     ((16, 8), (1, 16), 0, 0, False),  # a transpose: one dense block, not in C order
     ((16, 8), (16, 2), 0, 0, False),  # gaps: ValueError
     ((64,), None, -1, 0, False),  # a host tensor: TypeError
-    ((64,), None, 1, 0, False),  # not on the current device
+    ((64,), None, 1, 0, "torch"),  # not on the current device: PyTorch's fast path runs it on x's
     ((64,), None, 0, 3, True),  # a slice of a larger allocation
 ])
 def test_full_reduce_layouts_and_devices(setup, shape, strides, device, offset, served):
@@ -185,7 +210,7 @@ def test_full_reduce_layouts_and_devices(setup, shape, strides, device, offset, 
         pytest.skip("a CuPy array is on a device")
     x = setup.array(shape, "float32", device, strides, offset)
     setup.machine.mark()
-    same_both_ways(setup, lambda: warpfold.sum(x), served)
+    same_both_ways(setup, lambda: warpfold.sum(x), setup.is_torch if served == "torch" else served)
 
 
 AXIS_CASES = [  # (op, shape, strides, dim, keepdim, served)

@@ -6,8 +6,8 @@ dtype, dtype= and device; along dims also by shape, strides, dim and keepdim), a
 result and temp storage through the framework on its current stream and launches: no Input, View
 or Strided objects, no reader, framework or stream lookups. Whatever it does not serve goes the
 general way (_core.full_reduce, _axis.reduce_along), which reads and checks everything: arrays
-on the host, on another device than the current one, not C-contiguous (full reduces) or needing a
-copy (along dims), argmin and argmax along dims that the full reduce runs, an empty min or argmin,
+on the host, on another device than the current one (CuPy arrays; PyTorch tensors along dims),
+not C-contiguous (full reduces) or needing a copy (along dims), argmin and argmax along dims that the full reduce runs, an empty min or argmin,
 dim= as a tuple, dtypes without an entry and every call whose first run raises. So results,
 errors and their order are the general path's, and the plans it keeps are the general path's
 own, looked up once per key.
@@ -114,10 +114,11 @@ def _kept(cache: dict, key: tuple, call):
 
 
 class TorchCalls(FastCalls):
-    """torch.Tensor: results from x.new_empty (torch.empty on x's device, with less host time),
-    temp storage as the general path takes it on the current device, which the fast path requires
-    to be x's: the block kept for the stream (Torch.kept_scratch), else the caching allocator's
-    raw blocks."""
+    """torch.Tensor: 0-d results as the general path makes them (Torch.scalar: torch.empty_like of
+    a template), others from x.new_empty (torch.empty on x's device, with less host time); temp
+    storage as the general path takes it on the current device, which the fast path requires to be
+    x's: the block kept for the stream (Torch.kept_scratch), else the caching allocator's raw
+    blocks."""
 
     def __init__(self, fw):
         super().__init__(fw)
@@ -125,6 +126,7 @@ class TorchCalls(FastCalls):
         self.current_device = fw._get_device
         self.alloc, self.free = fw._raw_alloc, fw._raw_delete
         self.kept = fw.kept
+        self.templates, self.empty_like, self.scalar = fw.templates, fw.torch.empty_like, fw.scalar
 
     def run(self, index: int, device: int, data: int, n: int, out: int, nbytes: int, stream: int) -> None:
         """Queues a full reduce on the current stream: its kept block where it holds nbytes and no
@@ -145,14 +147,16 @@ class TorchCalls(FastCalls):
             except (KeyError, TypeError):  # a first call, or an unhashable dtype=
                 call = self.full_call(key, op, self.fw.names.get(x.dtype), requested, device)
             n = x.numel()
-            if call is not None and (n or not call.needs_elements) and self.current_device() == device:
+            # on any device: the result, its stream and the kept block are x's device's, and
+            # run_full allocates on that device where it is not the current one
+            if call is not None and (n or not call.needs_elements):
                 index, result, nbytes, search, _ = call
                 stream = self.current_stream(device)
-                # x's device, cheaper than torch.empty; cheaper still without dtype= where it is x's
-                if result is x.dtype and not search:
-                    answer = x.new_empty(())
+                if search:
+                    answer = x.new_empty((2,), dtype=result)
                 else:
-                    answer = x.new_empty((2,) if search else (), dtype=result)
+                    like = self.templates.get((device, result))
+                    answer = self.empty_like(like) if like is not None else self.scalar(result, device)
                 self.run(index, device, x.data_ptr(), n, answer.data_ptr(), nbytes, stream)
                 return answer[1] if search else answer
         return full_reduce(op, x, requested)
@@ -167,7 +171,10 @@ class TorchCalls(FastCalls):
                 call = self.along_call(key, op, x, dim, keepdim, requested, device)
             if call is not None and self.current_device() == device:
                 shape, result, plan, offset, whole = call
-                answer = x.new_empty(shape) if result is x.dtype else x.new_empty(shape, dtype=result)
+                if shape == ():
+                    answer = self.scalar(result, device)
+                else:
+                    answer = x.new_empty(shape) if result is x.dtype else x.new_empty(shape, dtype=result)
                 if whole is not None:
                     index, nbytes, n = whole
                     self.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), nbytes,

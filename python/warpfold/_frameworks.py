@@ -40,6 +40,7 @@ class Torch:
         if self._raw_delete is None or self._get_device is None:
             self._raw_alloc = None
         self.kept: dict = {}  # (device, stream) -> (address, bytes): kept_scratch's blocks
+        self.templates: dict = {}  # (device, torch dtype) -> the 0-d tensor scalar() makes results like
 
     def describe(self, x, what: str) -> View:
         if not x.is_cuda:
@@ -78,8 +79,24 @@ class Torch:
         return self.torch.cuda.current_device()
 
     def empty(self, shape, dtype: str, device: int):
+        if shape == ():
+            return self.scalar(self.dtypes[dtype], device)
         where = self._devices.get(device) or self.device(device)
         return self.torch.empty(shape, dtype=self.dtypes[dtype], device=where)
+
+    def scalar(self, dtype, device: int):
+        """An uninitialised 0-d tensor of `dtype` (a torch dtype) on `device`, from the current
+        stream's pool: torch.empty_like of a template kept per (device, dtype), which reads one
+        argument where torch.empty reads three. A template made while the stream captures a graph
+        is not kept, since the capture's pool owns its memory: it is the result itself."""
+        like = self.templates.get((device, dtype))
+        if like is not None:
+            return self.torch.empty_like(like)
+        fresh = self.torch.empty((), dtype=dtype, device=self.device(device))
+        if _ext.capturing(self.current_stream(device)):
+            return fresh
+        self.templates[(device, dtype)] = fresh
+        return self.torch.empty_like(fresh)
 
     @staticmethod
     def pointer(array) -> int:
