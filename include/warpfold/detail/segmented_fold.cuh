@@ -115,6 +115,25 @@ __device__ __forceinline__ Acc reduce_in_group(Acc value, Op op, unsigned lanes,
   return value;
 }
 
+// Lanes `offset` apart swap halves of two values, each of another segment: a lane keeps the one
+// its `upper` bit picks (low for the lower lane, high for the upper) and receives its partner's
+// value of that segment. The two fold lower lane first, as reduce_in_group folds them, so every
+// segment's lanes end with reduce_in_group's bits (where every lane of the group holds a value).
+template <class Acc, class Op>
+__device__ __forceinline__ Acc exchange_halves(const Acc& low, const Acc& high, Op op, int offset, bool upper) {
+  const Acc sent = upper ? Acc(low) : Acc(high);  // values, not a selected address: registers stay
+  const Acc mine = upper ? Acc(high) : Acc(low);
+  const Acc got = warp::shuffle_xor(sent, offset);
+  return upper ? op(got, mine) : op(mine, got);
+}
+
+// Lanes `offset` apart fold one value, lower lane first: both partners get reduce_in_group's bits.
+template <class Acc, class Op>
+__device__ __forceinline__ Acc exchange_same(const Acc& value, Op op, int offset, bool upper) {
+  const Acc got = warp::shuffle_xor(value, offset);
+  return upper ? op(got, value) : op(value, got);
+}
+
 // A warp's fold of one segment into each lane's f: lane l takes items l, l + 32, … (kSegmentInFlight
 // of them in flight), then head element l and tail element l. Returns how many lanes hold a value
 // (a prefix of the warp). Every lane of the warp calls it.

@@ -327,6 +327,7 @@ struct segments_block {
           if (e < len[b]) v[b][m] = seg.element_at(e);
         }
       }
+      Acc acc[kBatch];
 #pragma unroll
       for (unsigned b = 0; b < kBatch; ++b) {
         fold_t f = new_fold();
@@ -335,11 +336,35 @@ struct segments_block {
           const uint64_t e = in_group + m * lanes;
           if (e < len[b]) f.add_element(v[b][m], e);
         }
-        const unsigned valid = unsigned(len[b] < lanes ? len[b] : lanes);
-        const Acc group_total = reduce_in_group(f.acc, p.op, lanes, in_group, valid);
-        if (in_group == 0 && len[b] > 0) write(first + slot[b], group_total, true);
+        acc[b] = f.acc;
+      }
+      if constexpr (kBatch == 2) {
+        static_assert(kAloneMax >= 1, "pairs need groups of two lanes or more: one-lane segments are folded alone");
+        fold_pair_in_group(first, acc, slot, len, lanes, in_group);
+      } else {
+        const unsigned valid = unsigned(len[0] < lanes ? len[0] : lanes);
+        const Acc group_total = reduce_in_group(acc[0], p.op, lanes, in_group, valid);
+        if (in_group == 0 && len[0] > 0) write(first + slot[0], group_total, true);
       }
     }
+  }
+
+  // Two listed segments' lane values: a lane class gives every lane of a group at least two
+  // elements, so all hold values, and one exchange leaves each half of the group one segment
+  // (one shuffle for both, where halving each would take two); the halves then fold theirs, and
+  // each half's first lane writes it.
+  __device__ __forceinline__ void fold_pair_in_group(uint64_t first, const Acc (&acc)[2], const unsigned (&slot)[2],
+                                                     const uint64_t (&len)[2], unsigned lanes,
+                                                     unsigned in_group) const {
+    const unsigned half = lanes / 2;
+    const bool upper = (in_group & half) != 0;
+    Acc total = exchange_halves(acc[0], acc[1], p.op, int(half), upper);
+    for (unsigned offset = half / 2; offset > 0; offset /= 2) {
+      total = exchange_same(total, p.op, int(offset), (in_group & offset) != 0);
+    }
+    const uint64_t my_len = upper ? len[1] : len[0];
+    const unsigned my_slot = upper ? slot[1] : slot[0];
+    if ((in_group & (half - 1)) == 0 && my_len > 0) write(first + my_slot, total, true);
   }
 
   // One warp-class segment, s at `slot`, by the calling warp.

@@ -17,7 +17,6 @@
 #include <warpfold/detail/segmented_sources.cuh>
 #include <warpfold/detail/thread_fold.cuh>
 #include <warpfold/detail/tile_loader.cuh>
-#include <warpfold/warp/warp_reduce.cuh>
 
 #include <cstdint>
 
@@ -51,24 +50,6 @@ inline short_rows_shape plan_short_rows(uint64_t size, unsigned vector_elements,
   }
   s.fits = true;
   return s;
-}
-
-// Lanes `offset` apart swap halves: a lane keeps the row its `upper` bit picks (low for the lower
-// lane, high for the upper) and receives its partner's value of that row; the two are folded
-// lower lane first, so both partners of a row fold the same values in the same order.
-template <class Acc, class Op>
-__device__ __forceinline__ Acc exchange_halves(const Acc& low, const Acc& high, Op op, int offset, bool upper) {
-  const Acc sent = upper ? Acc(low) : Acc(high);  // values, not a selected address: registers stay
-  const Acc mine = upper ? Acc(high) : Acc(low);
-  const Acc got = warp::shuffle_xor(sent, offset);
-  return upper ? op(got, mine) : op(mine, got);
-}
-
-// Lanes `offset` apart fold one value, lower lane first: both partners get the same bits.
-template <class Acc, class Op>
-__device__ __forceinline__ Acc exchange_same(const Acc& value, Op op, int offset, bool upper) {
-  const Acc got = warp::shuffle_xor(value, offset);
-  return upper ? op(got, value) : op(value, got);
 }
 
 template <class T, class Acc, class Out, class Op, class Form>
