@@ -198,6 +198,27 @@ def test_torch_scalars_are_made_like_a_kept_template(monkeypatch):
         assert template.shape == first.shape == second.shape == ()
 
 
+def test_torch_keeps_no_template_of_a_tracing_stand_in(monkeypatch):
+    """Where torch.empty gives a subclass of Tensor (a tracing mode's stand-in), that tensor is
+    the result, and no template is kept for later calls."""
+    setup = Setup("torch", monkeypatch)
+    Tensor = setup.module.Tensor
+
+    class StandIn(Tensor):
+        pass
+
+    empty = setup.module.empty
+
+    def empty_stand_in(shape, dtype, device):
+        t = empty(shape, dtype, device)
+        t.__class__ = StandIn
+        return t
+
+    monkeypatch.setattr(setup.module, "empty", empty_stand_in)
+    result = setup.fw.scalar(setup.module.float32, 0)
+    assert type(result) is StandIn and not setup.fw.templates
+
+
 @pytest.mark.parametrize("shape, strides, device, offset, served", [
     ((16, 8), (1, 16), 0, 0, False),  # a transpose: one dense block, not in C order
     ((16, 8), (16, 2), 0, 0, False),  # gaps: ValueError

@@ -6,11 +6,11 @@ dtype, dtype= and device; along dims also by shape, strides, dim and keepdim), a
 result and temp storage through the framework on its current stream and launches: no Input, View
 or Strided objects, no reader, framework or stream lookups. Whatever it does not serve goes the
 general way (_core.full_reduce, _axis.reduce_along), which reads and checks everything: arrays
-on the host, on another device than the current one (CuPy arrays; PyTorch tensors along dims),
-not C-contiguous (full reduces) or needing a copy (along dims), argmin and argmax along dims that the full reduce runs, an empty min or argmin,
-dim= as a tuple, dtypes without an entry and every call whose first run raises. So results,
-errors and their order are the general path's, and the plans it keeps are the general path's
-own, looked up once per key.
+on the host, on another device than the current one (CuPy; PyTorch along dims), not
+C-contiguous (full reduces) or needing a copy (along dims), argmin and argmax along dims that
+the full reduce runs, an empty min or argmin, dim= as a tuple, dtypes without an entry and every
+call whose first run raises. So results, errors and their order are the general path's, and the
+plans it keeps are the general path's own, looked up once per key.
 """
 
 from __future__ import annotations
@@ -116,9 +116,9 @@ def _kept(cache: dict, key: tuple, call):
 class TorchCalls(FastCalls):
     """torch.Tensor: 0-d results as the general path makes them (Torch.scalar: torch.empty_like of
     a template), others from x.new_empty (torch.empty on x's device, with less host time); temp
-    storage as the general path takes it on the current device, which the fast path requires to be
-    x's: the block kept for the stream (Torch.kept_scratch), else the caching allocator's raw
-    blocks."""
+    storage as the general path takes it: the block kept for the stream (Torch.kept_scratch), else
+    a block of the caching allocator on x's device. Calls along dims require x's device to be the
+    current one, as their temp storage is a raw block of the current device."""
 
     def __init__(self, fw):
         super().__init__(fw)

@@ -88,12 +88,13 @@ class Torch:
         """An uninitialised 0-d tensor of `dtype` (a torch dtype) on `device`, from the current
         stream's pool: torch.empty_like of a template kept per (device, dtype), which reads one
         argument where torch.empty reads three. A template made while the stream captures a graph
-        is not kept, since the capture's pool owns its memory: it is the result itself."""
+        is not kept, since the capture's pool owns its memory, nor one that is not a plain tensor
+        (a tracing mode's stand-in): it is the result itself."""
         like = self.templates.get((device, dtype))
         if like is not None:
             return self.torch.empty_like(like)
         fresh = self.torch.empty((), dtype=dtype, device=self.device(device))
-        if _ext.capturing(self.current_stream(device)):
+        if type(fresh) is not self.torch.Tensor or _ext.capturing(self.current_stream(device)):
             return fresh
         self.templates[(device, dtype)] = fresh
         return self.torch.empty_like(fresh)
