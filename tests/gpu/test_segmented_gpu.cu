@@ -252,6 +252,45 @@ TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
   }
 }
 
+// A call of at most one tile's segments is planned by every block alike (no tiles); the same
+// segments listed twice, past one tile, take the tiled path. Every class, from empty to long,
+// gives the same bits either way. The input's length is passed, so that both calls cut a long
+// segment into the same pieces.
+TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t seed = new_seed();
+  std::mt19937_64 gen(seed);
+  const uint64_t warp_max = detail::warp_max_items(sizeof(float));
+  std::vector<uint64_t> lengths(detail::kMaxTileSegments - 1 - gen() % 200);
+  for (uint64_t& len : lengths) {
+    const uint64_t pick = gen() % 10;
+    len = pick < 4 ? gen() % 129 : pick < 7 ? 129 + gen() % (warp_max - 128) : warp_max + 1 + gen() % (3 * warp_max);
+  }
+  for (int k = 0; k < 3; ++k) lengths[gen() % lengths.size()] = (uint64_t(1) << 17) + gen() % (uint64_t(1) << 17);
+  const segment_set s = lay_out(lengths, seed + 1, false);
+  segment_set twice = s;
+  twice.begin.insert(twice.begin.end(), s.begin.begin(), s.begin.end());
+  twice.end.insert(twice.end.end(), s.end.begin(), s.end.end());
+  const std::vector<float> data = order_sensitive_values<float>(s.n, seed + 2);
+  offset_buffer<float> in(data, 1);
+  segmented_runner runner;
+  const auto run = [&](const segment_set& set) {
+    const device_offsets<int64_t> off(set);
+    return runner.run<float>(set.size(), [&](void* t, size_t& b, float* o) {
+      return segmented_reduce(t, b, in.get(), s.n, o, set.size(), off.begin, off.end, plus{}, 0.0f);
+    });
+  };
+  const std::vector<float> once = run(s), doubled = run(twice);
+  for (size_t k = 0; k < s.size(); ++k) {
+    const segment_range g = range_of(s, k, false);
+    ASSERT_TRUE(within_sum_bound(g.len, [&](uint64_t j) { return data[g.begin + j]; }, once[k]))
+        << "segment " << k << " of length " << g.len << ", seed " << seed;
+    ASSERT_TRUE(bitwise_equal(once[k], doubled[k])) << "segment " << k << " of length " << g.len
+                                                    << " differs from the tiled path, seed " << seed;
+    ASSERT_TRUE(bitwise_equal(once[k], doubled[s.size() + k])) << "segment " << k << " differs between its copies";
+  }
+}
+
 // No segments: nothing is read or written, whatever the pointers.
 TEST(SegmentedReduce, NoSegmentsWritesNothing) {
   WARPFOLD_REQUIRE_GPU();

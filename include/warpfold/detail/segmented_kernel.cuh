@@ -494,7 +494,13 @@ struct segments_block {
   __device__ __forceinline__ unsigned rank_among(bool has, unsigned& total) {
     const unsigned lane = threadIdx.x % 32, warp_id = threadIdx.x / 32;
     const unsigned mask = __ballot_sync(warp::kFullMask, has);
-    if (lane == 0) sh.warp_counts[warp_id] = unsigned(__popc(mask));
+    const unsigned before = warps_before(unsigned(__popc(mask)), lane == 0, warp_id, total);
+    return before + unsigned(__popc(mask & ((1u << lane) - 1)));
+  }
+  // Block-wide: the sum of the warps' counts (`count`, given by each warp's `writer` lane) before
+  // the calling warp, and of all (`total`).
+  __device__ __forceinline__ unsigned warps_before(unsigned count, bool writer, unsigned warp_id, unsigned& total) {
+    if (writer) sh.warp_counts[warp_id] = count;
     __syncthreads();
     unsigned before = 0;
     total = 0;
@@ -504,7 +510,7 @@ struct segments_block {
       before += w < warp_id ? c : 0u;
       total += c;
     }
-    return before + unsigned(__popc(mask & ((1u << lane) - 1)));
+    return before;
   }
 
   // Block-wide: draws a piece of a published long segment into sh.claim; false where every
@@ -546,9 +552,10 @@ struct segments_block {
     return false;
   }
 
-  // The block's fold of piece `piece` of segment s's `pieces`, in thread 0 (`valid`: block_total's).
-  __device__ __forceinline__ Acc piece_total(uint64_t s, uint64_t piece, uint64_t pieces, int& valid) {
-    const View seg = p.source.view_of(p.source.slot(s));
+  // The block's fold of piece `piece` of the segment at `slot`'s `pieces`, in thread 0 (`valid`:
+  // block_total's).
+  __device__ __forceinline__ Acc piece_total(const segment_slot& slot, uint64_t piece, uint64_t pieces, int& valid) {
+    const View seg = p.source.view_of(slot);
     fold_t f = new_fold();
     fold_piece(seg, seg.items(), piece, pieces, f);
     return block_total(f, p.op, sh.storage, valid);
@@ -561,7 +568,7 @@ struct segments_block {
     const uint64_t base = device_word(w[4]).load(cuda::memory_order_relaxed);
     const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
     int valid = 0;
-    const Acc total = piece_total(s, piece, pieces, valid);
+    const Acc total = piece_total(p.source.slot(s), piece, pieces, valid);
     // The entry's arrivals carry the tag since its publication: one add counts the piece.
     deliver_piece(s, base, piece, pieces, total, [&] { return tagged_add_installed(w + 2, 1); });
   }
@@ -611,7 +618,7 @@ struct segments_block {
     };
     for (; s < p.segments; advance()) {
       int valid = 0;
-      const Acc total = piece_total(s, piece, pieces, valid);
+      const Acc total = piece_total(p.source.slot(s), piece, pieces, valid);
       if (pieces == 1) {
         if (threadIdx.x == 0) write(s, total, valid > 0);
         continue;  // the next block_total's barrier orders this use of `storage` before the next
@@ -627,6 +634,156 @@ struct segments_block {
     for (uint64_t s = uint64_t(blockIdx.x) * kSegmentWarps + threadIdx.x / 32; s < p.segments; s += warps) {
       fold_in_warp(s, p.source.slot(s), threadIdx.x % 32);
     }
+  }
+
+  // --- few segments: at most one tile's, planned alike by every block -----------------------
+
+  // Every block reads every segment's slot and plans the same schedule, so that no block
+  // publishes, counts or waits: warps take the segments up to the warp class (from the last block
+  // down), and block b takes units b, b + grid, … of the block-class segments' pieces (one each
+  // but for long ones) in segment order. Each is folded as the tiled path folds it, so the bits
+  // are the same. False, in every block alike, where the pool or the entries cannot hold every
+  // unit: the tiled path then runs.
+  __device__ bool run_few_segments() {
+    const unsigned count = unsigned(p.segments);
+    const uint32_t units = plan_few_segments(count);
+    if (units > p.layout.pool_pieces || count > p.layout.max_entries) return false;
+    fold_short_segments(count);
+    for (uint64_t u = blockIdx.x; u < units; u += gridDim.x) take_unit(uint32_t(u), count, units);
+    return true;
+  }
+
+  // Reads the slots of segments [0, count) into shared memory and each one's units (pieces of a
+  // block-class segment, else 0) as exclusive prefix sums in sh.own, in segment order. Returns
+  // the units of all.
+  __device__ uint32_t plan_few_segments(unsigned count) {
+    typename Source::raw_slot raw[kPerThread];
+#pragma unroll
+    for (unsigned k = 0; k < kPerThread; ++k) {
+      const unsigned j = threadIdx.x + k * kSegmentThreads;
+      raw[k] = p.source.read(j < count ? j : count - 1);  // every read out before any is used
+    }
+    bool any = false;
+#pragma unroll
+    for (unsigned k = 0; k < kPerThread; ++k) {
+      const unsigned j = threadIdx.x + k * kSegmentThreads;
+      if (j >= count) continue;
+      const segment_slot slot = p.source.slot_of(raw[k]);
+      sh.base[j] = slot.base;
+      sh.len[j] = slot.len;
+      const bool whole = classify_segment(slot.len, sizeof(T)) == segment_class::block;
+      const uint32_t units = whole ? uint32_t(pieces_of(p.source.view_of(slot).items())) : 0u;
+      sh.own[j] = units;
+      any |= whole;
+    }
+    if (!__syncthreads_or(any)) return 0;  // sh.own is not read where no segment has units
+    // Thread t sums slots 4t … 4t + 3 (kPerThread of them), the block scans the sums, and thread t
+    // writes its slots' exclusive sums back.
+    static_assert(kPerThread * kSegmentThreads == kMaxTileSegments, "a thread scans kPerThread neighbouring slots");
+    uint32_t mine[kPerThread], sum = 0;
+#pragma unroll
+    for (unsigned k = 0; k < kPerThread; ++k) {
+      const unsigned j = threadIdx.x * kPerThread + k;
+      mine[k] = j < count ? sh.own[j] : 0u;
+      sum += mine[k];
+    }
+    uint32_t total = 0;
+    uint32_t before = exclusive_sum_in_block(sum, total);
+#pragma unroll
+    for (unsigned k = 0; k < kPerThread; ++k) {
+      const unsigned j = threadIdx.x * kPerThread + k;
+      if (j < count) sh.own[j] = before;
+      before += mine[k];
+    }
+    __syncthreads();
+    return total;
+  }
+
+  // The sum of v over the threads before this one, and over all (`total`). Its barriers also end
+  // every earlier use of sh.warp_counts.
+  __device__ __forceinline__ uint32_t exclusive_sum_in_block(uint32_t v, uint32_t& total) {
+    const unsigned lane = threadIdx.x % 32, warp_id = threadIdx.x / 32;
+    uint32_t inclusive = v;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const uint32_t got = __shfl_up_sync(warp::kFullMask, inclusive, offset);
+      if (int(lane) >= offset) inclusive += got;
+    }
+    __syncthreads();  // every earlier reader of warp_counts is past it
+    return warps_before(inclusive, lane == 31, warp_id, total) + inclusive - v;
+  }
+
+  // The segments up to the warp class: the grid's warps, counted from the last block's, take
+  // segments w, w + warps, …, so that the first blocks start on the units.
+  __device__ void fold_short_segments(unsigned count) const {
+    const unsigned lane = threadIdx.x % 32;
+    const uint64_t warps = uint64_t(gridDim.x) * kSegmentWarps;
+    const uint64_t w = uint64_t(gridDim.x - 1 - blockIdx.x) * kSegmentWarps + threadIdx.x / 32;
+    for (uint64_t j = w; j < count; j += warps) {
+      const segment_slot slot{sh.base[j], sh.len[j]};
+      const segment_class c = classify_segment(slot.len, sizeof(T));
+      if (c == segment_class::empty) {
+        if (lane == 0) write(j, Acc{}, false);
+      } else if (c == segment_class::lanes) {
+        fold_lanes_in_warp(j, slot, class_code(c, slot.len), lane);
+      } else if (c == segment_class::warp) {
+        fold_in_warp(j, slot, lane);
+      }
+    }
+  }
+
+  // One lane-class segment by the calling warp, as the tiled path folds it: codes up to
+  // kAloneMax by lane 0 in element order (fold_alone), wider ones by lanes 0 … lanes - 1, lane l
+  // reading elements l, l + lanes, … and the group halving (reduce_in_group: the bits of
+  // fold_pair_in_group too).
+  __device__ void fold_lanes_in_warp(uint64_t s, const segment_slot& slot, uint8_t code, unsigned lane) const {
+    const View seg = p.source.view_of(slot);
+    fold_t f = new_fold();
+    if (code <= kAloneMax) {
+      if (lane != 0) return;
+      T v[kAloneItems];
+      load_alone(slot, unsigned(slot.len), v);
+#pragma unroll
+      for (unsigned m = 0; m < kAloneItems; ++m) {
+        if (m < slot.len) f.add_element(v[m], m);
+      }
+      write(s, f.acc, true);
+      return;
+    }
+    const unsigned lanes = 1u << (code - 1);
+    T v[kLaneItems];
+#pragma unroll
+    for (unsigned m = 0; m < kLaneItems; ++m) {
+      const uint64_t e = lane + m * lanes;
+      if (lane < lanes && e < slot.len) v[m] = seg.element_at(e);
+    }
+#pragma unroll
+    for (unsigned m = 0; m < kLaneItems; ++m) {
+      const uint64_t e = lane + m * lanes;
+      if (lane < lanes && e < slot.len) f.add_element(v[m], e);
+    }
+    const unsigned valid = unsigned(slot.len < lanes ? slot.len : lanes);
+    const Acc total = reduce_in_group(f.acc, p.op, lanes, lane % lanes, valid);
+    if (lane == 0) write(s, total, true);
+  }
+
+  // Unit u of `units`: a piece of the segment whose units hold it (sh.own: exclusive sums), whose
+  // partials lie from pool piece sh.own[s] and whose arrivals count in entry s's word.
+  __device__ void take_unit(uint32_t u, unsigned count, uint32_t units) {
+    unsigned lo = 0, hi = count;  // the last segment whose units start at or before u
+    while (hi - lo > 1) {
+      const unsigned mid = (lo + hi) / 2;
+      if (sh.own[mid] <= u) lo = mid; else hi = mid;
+    }
+    const uint32_t first = sh.own[lo];
+    const uint32_t pieces = (lo + 1 < count ? sh.own[lo + 1] : units) - first;
+    int valid = 0;
+    const Acc total = piece_total({sh.base[lo], sh.len[lo]}, u - first, pieces, valid);
+    if (pieces == 1) {
+      if (threadIdx.x == 0) write(lo, total, valid > 0);
+      return;  // the next block_total's barrier orders this use of `storage` before the next
+    }
+    deliver_piece(lo, first, u - first, pieces, total, [&] { return tagged_add(entry(lo) + 2, tag, 1); });
   }
 
   // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
@@ -658,6 +815,9 @@ __global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_k
   if constexpr (Params::source_type::kRowsAlike) {
     if (p.row_pieces != 0) return b.run_alike_rows();
     if (p.rows_by_warp) return b.run_rows_by_warp();
+  }
+  if constexpr (!Params::source_type::kRowsAlike) {
+    if (p.segments <= kMaxTileSegments && b.run_few_segments()) return;
   }
   for (uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) b.run_tile(tile);
   b.help();
