@@ -304,27 +304,29 @@ struct segments_block {
     __syncwarp();
   }
 
-  // The `total` listed slots of lane class `lanes`. Each group of `lanes` lanes takes
-  // lane_batch<T> of them at a time, every load out before any fold; lane l of a group reads
-  // elements l, l + lanes, … (at most kLaneItems).
-  __device__ void fold_lane_class(uint64_t first, const uint16_t* listed, unsigned total, unsigned lanes,
-                                  unsigned lane) const {
+  // The `total` listed slots of the lane class of `lanes` lanes (kLanes where it is not 0: a
+  // constant, so that a segment's loads are one address and fixed offsets, and the exchanges
+  // unroll). Each group of lanes takes lane_batch<T> of them at a time, every load out before any
+  // fold; lane l of a group reads elements l, l + lanes, … (at most kLaneItems).
+  template <unsigned kLanes>
+  __device__ void fold_lane_class(uint64_t first, const uint16_t* listed, unsigned total, unsigned lane,
+                                  unsigned run_time_lanes) const {
     constexpr unsigned kBatch = lane_batch<T>;
+    static_assert(uint64_t(kLaneItems) * kMaxLaneGroup < (uint64_t(1) << 32), "a lane-class length fits in 32 bits");
+    const unsigned lanes = kLanes != 0 ? kLanes : run_time_lanes;
     const unsigned groups = 32 / lanes, group = lane / lanes, in_group = lane % lanes;
     for (unsigned next = 0; next < total; next += groups * kBatch) {
       T v[kBatch][kLaneItems];
-      unsigned slot[kBatch];
-      uint64_t len[kBatch];
+      unsigned slot[kBatch], len[kBatch];
 #pragma unroll
       for (unsigned b = 0; b < kBatch; ++b) {
         const unsigned k = next + b * groups + group;
         slot[b] = k < total ? listed[k] : 0;
-        len[b] = k < total ? sh.len[slot[b]] : 0;
+        len[b] = k < total ? unsigned(sh.len[slot[b]]) : 0u;
         const View seg = p.source.view_of({k < total ? sh.base[slot[b]] : 0, len[b]});
 #pragma unroll
         for (unsigned m = 0; m < kLaneItems; ++m) {
-          const uint64_t e = in_group + m * lanes;
-          if (e < len[b]) v[b][m] = seg.element_at(e);
+          if (in_group + m * lanes < len[b]) v[b][m] = seg.element_at(uint64_t(in_group) + m * lanes);
         }
       }
       Acc acc[kBatch];
@@ -333,7 +335,7 @@ struct segments_block {
         fold_t f = new_fold();
 #pragma unroll
         for (unsigned m = 0; m < kLaneItems; ++m) {
-          const uint64_t e = in_group + m * lanes;
+          const unsigned e = in_group + m * lanes;
           if (e < len[b]) f.add_element(v[b][m], e);
         }
         acc[b] = f.acc;
@@ -342,7 +344,7 @@ struct segments_block {
         static_assert(kAloneMax >= 1, "pairs need groups of two lanes or more: one-lane segments are folded alone");
         fold_pair_in_group(first, acc, slot, len, lanes, in_group);
       } else {
-        const unsigned valid = unsigned(len[0] < lanes ? len[0] : lanes);
+        const unsigned valid = len[0] < lanes ? len[0] : lanes;
         const Acc group_total = reduce_in_group(acc[0], p.op, lanes, in_group, valid);
         if (in_group == 0 && len[0] > 0) write(first + slot[0], group_total, true);
       }
@@ -354,7 +356,7 @@ struct segments_block {
   // (one shuffle for both, where halving each would take two); the halves then fold theirs, and
   // each half's first lane writes it.
   __device__ __forceinline__ void fold_pair_in_group(uint64_t first, const Acc (&acc)[2], const unsigned (&slot)[2],
-                                                     const uint64_t (&len)[2], unsigned lanes,
+                                                     const unsigned (&len)[2], unsigned lanes,
                                                      unsigned in_group) const {
     const unsigned half = lanes / 2;
     const bool upper = (in_group & half) != 0;
@@ -362,9 +364,34 @@ struct segments_block {
     for (unsigned offset = half / 2; offset > 0; offset /= 2) {
       total = exchange_same(total, p.op, int(offset), (in_group & offset) != 0);
     }
-    const uint64_t my_len = upper ? len[1] : len[0];
+    const unsigned my_len = upper ? len[1] : len[0];
     const unsigned my_slot = upper ? slot[1] : slot[0];
     if ((in_group & (half - 1)) == 0 && my_len > 0) write(first + my_slot, total, true);
+  }
+
+  // The listed lane classes, narrowest first. Segments with offsets take a copy of the fold per
+  // class, its lane count a constant; rows, which all fall in one class, keep one copy, as the
+  // unrolled copies spill in the rows kernels' register budget.
+  __device__ __forceinline__ void fold_listed_classes(uint64_t first, const unsigned (&counts)[kListedClasses],
+                                                      unsigned warp_id, unsigned lane) const {
+    if constexpr (Source::kRowsAlike) {
+#pragma unroll 1
+      for (unsigned c = 0; c < kListedClasses; ++c) {
+        unsigned total = 0;  // counts[c] by selects: a dynamic index would put counts in local memory
+#pragma unroll
+        for (unsigned k = 0; k < kListedClasses; ++k) total = k == c ? counts[k] : total;
+        if (total != 0) fold_lane_class<0>(first, sh.listed[warp_id][c], total, lane, 1u << (kAloneMax + c));
+      }
+    } else {
+      fold_listed_class<0>(first, counts, warp_id, lane);
+    }
+  }
+  template <unsigned c>
+  __device__ __forceinline__ void fold_listed_class(uint64_t first, const unsigned (&counts)[kListedClasses],
+                                                    unsigned warp_id, unsigned lane) const {
+    constexpr unsigned kLanes = 1u << (kAloneMax + c);
+    if (counts[c] != 0) fold_lane_class<kLanes>(first, sh.listed[warp_id][c], counts[c], lane, kLanes);
+    if constexpr (c + 1 < kListedClasses) fold_listed_class<c + 1>(first, counts, warp_id, lane);
   }
 
   // One warp-class segment, s at `slot`, by the calling warp.
@@ -384,13 +411,7 @@ struct segments_block {
     const unsigned lo = min(count, warp_id * share), hi = min(count, lo + share);
     unsigned counts[kListedClasses];
     list_lane_classes(lo, hi, warp_id, lane, counts);
-#pragma unroll 1
-    for (unsigned c = 0; c < kListedClasses; ++c) {
-      unsigned total = 0;  // counts[c] by selects: a dynamic index would put counts in local memory
-#pragma unroll
-      for (unsigned k = 0; k < kListedClasses; ++k) total = k == c ? counts[k] : total;
-      if (total != 0) fold_lane_class(first, sh.listed[warp_id][c], total, 1u << (kAloneMax + c), lane);
-    }
+    fold_listed_classes(first, counts, warp_id, lane);
     for (unsigned c0 = lo; c0 < hi; c0 += 32) {
       const unsigned j = c0 + lane;
       const bool warp_class = j < hi && sh.code[j] == kWarpClassCode;
