@@ -109,12 +109,21 @@ WARPFOLD_HOST_DEVICE constexpr range_split split_range(uint64_t len, uint64_t ad
 
 enum class segment_class : unsigned { empty, lanes, warp, block };
 
-// The lanes that reduce a segment of len elements in the lane classes (1, 2, 4, 8, 16 or 32: each
-// lane reads at most kLaneItems elements), or 0 when it needs more.
+// The lane class of a segment of len elements as 1 + log2(lanes), lanes the narrowest group of
+// 1, 2, 4, 8, 16 or 32 whose lanes read at most kLaneItems elements each; 0 when it needs more.
+// 32-bit compares with a fixed count and no branch: the segments kernel classifies every segment.
+WARPFOLD_HOST_DEVICE constexpr unsigned lane_code(uint64_t len) {
+  if (len > uint64_t(kLaneItems) * kMaxLaneGroup) return 0;
+  const unsigned beyond_one = len == 0 ? 0u : unsigned(len - 1) / kLaneItems;  // lanes needed, less one
+  unsigned code = 1;
+  for (unsigned lanes = 1; lanes < kMaxLaneGroup; lanes *= 2) code += beyond_one >= lanes ? 1u : 0u;
+  return code;
+}
+
+// The lanes that reduce a segment of len elements in the lane classes, or 0 when it needs more.
 WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
-  unsigned lanes = 1;
-  while (lanes <= kMaxLaneGroup && len > uint64_t(kLaneItems) * lanes) lanes *= 2;
-  return lanes <= kMaxLaneGroup ? lanes : 0;
+  const unsigned code = lane_code(len);
+  return code == 0 ? 0u : 1u << (code - 1);
 }
 
 // A segment's class as one byte, for the lists a warp builds of its share of a tile: 0 for
@@ -150,7 +159,7 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t warp_max_items(unsigned elem_bytes) {
 
 WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsigned elem_bytes) {
   if (len == 0) return segment_class::empty;
-  if (lanes_for_length(len) != 0) return segment_class::lanes;
+  if (len <= uint64_t(kLaneItems) * kMaxLaneGroup) return segment_class::lanes;
   if (len <= warp_max_items(elem_bytes)) return segment_class::warp;
   return segment_class::block;
 }
@@ -158,10 +167,7 @@ WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsi
 // The code of a segment of len elements already classified as c.
 WARPFOLD_HOST_DEVICE constexpr uint8_t class_code(segment_class c, uint64_t len) {
   if (c == segment_class::warp) return kWarpClassCode;
-  if (c != segment_class::lanes) return 0;
-  uint8_t code = 1;
-  for (unsigned lanes = lanes_for_length(len); lanes > 1; lanes /= 2) ++code;
-  return code;
+  return c == segment_class::lanes ? uint8_t(lane_code(len)) : uint8_t(0);
 }
 
 // Tiles per piece of a long segment, as a power of two: 4, 8 or 16, the largest that still gives
