@@ -254,14 +254,16 @@ TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
 
 // A call of at most one tile's segments is planned by every block alike (no tiles); the same
 // segments listed twice, past one tile, take the tiled path. Every class, from empty to long,
-// gives the same bits either way. The input's length is passed, so that both calls cut a long
-// segment into the same pieces.
+// gives the same bits either way. The CUB-style call's pool holds a partial for every unit and
+// an arrival count for every segment of the first call (32 long segments' worth of pieces per
+// block of the grid), so the plan runs; both calls cut each long segment (32 to 64 tiles, in a
+// call of at least 26,000 tiles' work) into pieces of 16 tiles on any grid up to 1648 blocks.
 TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t seed = new_seed();
   std::mt19937_64 gen(seed);
   const uint64_t warp_max = detail::warp_max_items(sizeof(float));
-  std::vector<uint64_t> lengths(detail::kMaxTileSegments - 1 - gen() % 200);
+  std::vector<uint64_t> lengths(detail::kMaxTileSegments - gen() % 200);
   for (uint64_t& len : lengths) {
     const uint64_t pick = gen() % 10;
     len = pick < 4 ? gen() % 129 : pick < 7 ? 129 + gen() % (warp_max - 128) : warp_max + 1 + gen() % (3 * warp_max);
@@ -277,7 +279,7 @@ TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
   const auto run = [&](const segment_set& set) {
     const device_offsets<int64_t> off(set);
     return runner.run<float>(set.size(), [&](void* t, size_t& b, float* o) {
-      return segmented_reduce(t, b, in.get(), s.n, o, set.size(), off.begin, off.end, plus{}, 0.0f);
+      return segmented_reduce(t, b, in.get(), o, set.size(), off.begin, off.end, plus{}, 0.0f);
     });
   };
   const std::vector<float> once = run(s), doubled = run(twice);
