@@ -18,7 +18,9 @@
 //
 // Rows whose lengths the host knows alike (a fixed-size call, a reduce_axis over rows) skip the
 // tiles: warp-class rows take a warp each, and block-class rows' pieces go out block by block in
-// row order (run_rows_by_warp, run_alike_rows), folded in the tiled path's order.
+// row order (run_rows_by_warp, run_alike_rows), folded in the tiled path's order. So does a call
+// of at most one tile's segments with offsets, which every block reads whole and plans alike
+// (run_few_segments).
 //
 // Nothing is cleared before a call: counters and partials carry the call's tag (combine.cuh). A
 // partial that never arrives (temp storage shared or freed during the call) ends the wait after
@@ -88,8 +90,9 @@ struct segments_block {
     uint16_t listed[kSegmentWarps][kLaneClasses - alone_max_code(sizeof(T))][kMaxTileSegments / kSegmentWarps];
     unsigned own_count;
     uint32_t claim[2];               // the block's claim: entry (kNoEntry: none), piece
-    // Per warp, the entries with pieces left its lanes saw; aligned, so that the vector loads that
-    // read them read nothing beside them (the claim, written meanwhile).
+    // Per warp, a count for a block-wide sum (the entries with pieces left its lanes saw, a
+    // scan's warp total); aligned, so that the vector loads that read them read nothing beside
+    // them (the claim, written meanwhile).
     alignas(16) unsigned warp_counts[kSegmentWarps];
     uint32_t scan[2];                // thread 0's reading of the spent hint and the entries published
     bool last;                       // thread 0: this block delivered a segment's last piece
@@ -663,8 +666,9 @@ struct segments_block {
   // publishes, counts or waits: warps take the segments up to the warp class (from the last block
   // down), and block b takes units b, b + grid, … of the block-class segments' pieces (one each
   // but for long ones) in segment order. Each is folded as the tiled path folds it, so the bits
-  // are the same. False, in every block alike, where the pool or the entries cannot hold every
-  // unit: the tiled path then runs.
+  // are the same. False, in every block alike, where the pool cannot hold a partial for every
+  // unit or the entries an arrival count for every segment (both are indexed by them, one-piece
+  // units and short segments too): the tiled path then runs.
   __device__ bool run_few_segments() {
     const unsigned count = unsigned(p.segments);
     const uint32_t units = plan_few_segments(count);
@@ -788,8 +792,9 @@ struct segments_block {
     if (lane == 0) write(s, total, true);
   }
 
-  // Unit u of `units`: a piece of the segment whose units hold it (sh.own: exclusive sums), whose
-  // partials lie from pool piece sh.own[s] and whose arrivals count in entry s's word.
+  // Unit u of `units`: a piece of segment lo, the last whose units start at or before u (sh.own:
+  // exclusive sums); its partials lie from pool piece sh.own[lo], its arrivals count in entry lo's
+  // word.
   __device__ void take_unit(uint32_t u, unsigned count, uint32_t units) {
     unsigned lo = 0, hi = count;  // the last segment whose units start at or before u
     while (hi - lo > 1) {

@@ -111,7 +111,7 @@ enum class segment_class : unsigned { empty, lanes, warp, block };
 
 // The lane class of a segment of len elements as 1 + log2(lanes), lanes the narrowest group of
 // 1, 2, 4, 8, 16 or 32 whose lanes read at most kLaneItems elements each; 0 when it needs more.
-// 32-bit compares with a fixed count and no branch: the segments kernel classifies every segment.
+// A fixed count of 32-bit compares, not a loop: the segments kernel classifies every segment.
 WARPFOLD_HOST_DEVICE constexpr unsigned lane_code(uint64_t len) {
   if (len > uint64_t(kLaneItems) * kMaxLaneGroup) return 0;
   const unsigned beyond_one = len == 0 ? 0u : unsigned(len - 1) / kLaneItems;  // lanes needed, less one
