@@ -49,6 +49,23 @@ TEST(SegmentedPlan, LaneClassesGiveEachLaneAtMostFourElements) {
   EXPECT_EQ(lanes_for_length(~uint64_t(0)), 0u);
 }
 
+// The lane code is 1 + log2 of the lanes, for the class and for the kernel's lists alike.
+TEST(SegmentedPlan, LaneCodeNamesTheLanes) {
+  for (uint64_t len = 1; len <= 128; ++len) {
+    const unsigned code = lane_code(len);
+    ASSERT_GE(code, 1u) << len;
+    ASSERT_LE(code, kLaneClasses) << len;
+    EXPECT_EQ(1u << (code - 1), lanes_for_length(len)) << len;
+    EXPECT_EQ(class_code(segment_class::lanes, len), code) << len;
+  }
+  EXPECT_EQ(lane_code(4), 1u);
+  EXPECT_EQ(lane_code(5), 2u);
+  EXPECT_EQ(lane_code(65), 6u);
+  EXPECT_EQ(lane_code(129), 0u);
+  EXPECT_EQ(class_code(segment_class::warp, 200), kWarpClassCode);
+  EXPECT_EQ(class_code(segment_class::block, 5000), 0u);
+}
+
 TEST(SegmentedPlan, ClassesByLength) {
   EXPECT_EQ(classify_segment(0, 4), segment_class::empty);
   EXPECT_EQ(classify_segment(1, 4), segment_class::lanes);
