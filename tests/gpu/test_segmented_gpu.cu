@@ -211,18 +211,11 @@ TEST(SegmentedReduce, LongSegmentsGiveTheSameBitsSharedOrNot) {
   }
 }
 
-// Tiles of several block-class segments, some four times longer than the rest. Every sum is
-// within the error bound of its additions, and each segment's bits are the same when every
-// segment is listed twice (other tiles, other blocks): a block-class segment's fold depends on the
-// segment alone. Order-sensitive data would show any other order.
-TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
-  WARPFOLD_REQUIRE_GPU();
-  const uint64_t seed = new_seed();
-  std::mt19937_64 gen(seed);
-  const uint64_t warp_max = detail::warp_max_items(sizeof(float));
-  std::vector<uint64_t> lengths(representative_run() ? 1200 : 3000);
-  for (uint64_t& len : lengths) len = warp_max + 1 + gen() % 1024 + (gen() % 7 == 0 ? 4 * warp_max : 0);
-  const segment_set s = lay_out(lengths, seed + 1, true);
+// Sums every segment of `s` (order-sensitive float data, the input `shift` elements into its
+// buffer, Offset offsets, the CUB-style call) once, then with every segment listed twice in a
+// row: each sum is within the error bound of its additions, and its bits are the same in all three.
+template <class Offset>
+void check_same_bits_listed_twice(const segment_set& s, uint64_t seed, size_t shift) {
   segment_set twice = s;
   twice.csr = false;
   twice.begin.clear();
@@ -234,10 +227,10 @@ TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
     }
   }
   const std::vector<float> data = order_sensitive_values<float>(s.n, seed + 2);
-  offset_buffer<float> in(data, 0);
+  offset_buffer<float> in(data, shift);
   segmented_runner runner;
   const auto run = [&](const segment_set& set) {
-    const device_offsets<int32_t> off(set);
+    const device_offsets<Offset> off(set);
     return runner.run<float>(set.size(), [&](void* t, size_t& b, float* o) {
       return segmented_reduce(t, b, in.get(), o, set.size(), off.begin, off.end, plus{}, 0.0f);
     });
@@ -247,9 +240,24 @@ TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
     const segment_range g = range_of(s, k, false);
     ASSERT_TRUE(within_sum_bound(g.len, [&](uint64_t j) { return data[g.begin + j]; }, once[k]))
         << "segment " << k << " of length " << g.len << ", seed " << seed;
-    ASSERT_TRUE(bitwise_equal(once[k], doubled[2 * k])) << "segment " << k << " differs listed twice, seed " << seed;
+    ASSERT_TRUE(bitwise_equal(once[k], doubled[2 * k]))
+        << "segment " << k << " of length " << g.len << " differs listed twice, seed " << seed;
     ASSERT_TRUE(bitwise_equal(once[k], doubled[2 * k + 1])) << "segment " << k << " differs between its copies";
   }
+}
+
+// Tiles of several block-class segments, some four times longer than the rest. Every sum is
+// within the error bound of its additions, and each segment's bits are the same when every
+// segment is listed twice (other tiles, other blocks): a block-class segment's fold depends on the
+// segment alone. Order-sensitive data would show any other order.
+TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t seed = new_seed();
+  std::mt19937_64 gen(seed);
+  const uint64_t warp_max = detail::warp_max_items(sizeof(float));
+  std::vector<uint64_t> lengths(representative_run() ? 1200 : 3000);
+  for (uint64_t& len : lengths) len = warp_max + 1 + gen() % 1024 + (gen() % 7 == 0 ? 4 * warp_max : 0);
+  check_same_bits_listed_twice<int32_t>(lay_out(lengths, seed + 1, true), seed, 0);
 }
 
 // A call of at most one tile's segments is planned by every block alike (no tiles); the same
@@ -269,28 +277,7 @@ TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
     len = pick < 4 ? gen() % 129 : pick < 7 ? 129 + gen() % (warp_max - 128) : warp_max + 1 + gen() % (3 * warp_max);
   }
   for (int k = 0; k < 3; ++k) lengths[gen() % lengths.size()] = (uint64_t(1) << 17) + gen() % (uint64_t(1) << 17);
-  const segment_set s = lay_out(lengths, seed + 1, false);
-  segment_set twice = s;
-  twice.begin.insert(twice.begin.end(), s.begin.begin(), s.begin.end());
-  twice.end.insert(twice.end.end(), s.end.begin(), s.end.end());
-  const std::vector<float> data = order_sensitive_values<float>(s.n, seed + 2);
-  offset_buffer<float> in(data, 1);
-  segmented_runner runner;
-  const auto run = [&](const segment_set& set) {
-    const device_offsets<int64_t> off(set);
-    return runner.run<float>(set.size(), [&](void* t, size_t& b, float* o) {
-      return segmented_reduce(t, b, in.get(), o, set.size(), off.begin, off.end, plus{}, 0.0f);
-    });
-  };
-  const std::vector<float> once = run(s), doubled = run(twice);
-  for (size_t k = 0; k < s.size(); ++k) {
-    const segment_range g = range_of(s, k, false);
-    ASSERT_TRUE(within_sum_bound(g.len, [&](uint64_t j) { return data[g.begin + j]; }, once[k]))
-        << "segment " << k << " of length " << g.len << ", seed " << seed;
-    ASSERT_TRUE(bitwise_equal(once[k], doubled[k])) << "segment " << k << " of length " << g.len
-                                                    << " differs from the tiled path, seed " << seed;
-    ASSERT_TRUE(bitwise_equal(once[k], doubled[s.size() + k])) << "segment " << k << " differs between its copies";
-  }
+  check_same_bits_listed_twice<int64_t>(lay_out(lengths, seed + 1, false), seed, 1);
 }
 
 // No segments: nothing is read or written, whatever the pointers.
