@@ -87,7 +87,7 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   current_device current;
   kernel_capacity capacity;
   if (cudaError_t rc = device_capacity<kernel>(current, capacity); rc != cudaSuccess) return rc;
-  const uint64_t tile_items = uint64_t(kSegmentThreads) * kSegmentInFlight;
+  const uint64_t tile_items = uint64_t(kSegmentThreads) * segment_items_in_flight<typename Source::view::items_t>;
   const uint64_t total_items = total_elements / Source::view::kItemElements;
   const uint64_t pool = pool_pieces(knows_total, total_items, tile_items, capacity.blocks);
   const segments_layout layout = layout_segments(pool < pool_cap ? pool : pool_cap, kPartialWords<Acc>);

@@ -28,6 +28,13 @@ template <class T>
 inline constexpr unsigned column_vector_elements =
     (std::is_arithmetic_v<T> && sizeof(T) <= 8) ? (16 / sizeof(T) < 4 ? 16 / sizeof(T) : 4) : 1;
 
+// Items a thread (or lane) keeps in flight per tile: kSegmentInFlight 16-byte vectors, or as many
+// elements of a strided range as those vectors' registers hold (up to 4 a vector), so that a
+// strided row has as many loads in flight as a contiguous one and a tile spans as many elements.
+template <class Items>
+inline constexpr unsigned segment_items_in_flight =
+    kSegmentInFlight * (Items::kElements == 1 ? column_vector_elements<typename Items::element> : 1);
+
 template <class T, unsigned V>
 struct alignas(sizeof(T) * V) column_vector {
   T e[V];
@@ -134,14 +141,14 @@ __device__ __forceinline__ Acc exchange_same(const Acc& value, Op op, int offset
   return upper ? op(got, value) : op(value, got);
 }
 
-// A warp's fold of one segment into each lane's f: lane l takes items l, l + 32, … (kSegmentInFlight
-// of them in flight), then head element l and tail element l. Returns how many lanes hold a value
+// A warp's fold of one segment into each lane's f: lane l takes items l, l + 32, … (a tile's share
+// of them in flight: segment_items_in_flight), then head element l and tail element l. Returns how many lanes hold a value
 // (a prefix of the warp). Every lane of the warp calls it.
 template <class View, class Fold>
 __device__ __forceinline__ unsigned fold_segment_in_warp(const View& seg, unsigned lane, Fold& f) {
   const auto items = seg.items();
   using item = typename View::items_t::item;
-  constexpr unsigned kInFlight = kSegmentInFlight;
+  constexpr unsigned kInFlight = segment_items_in_flight<typename View::items_t>;
   for (uint64_t first = 0; first < items.vectors; first += 32 * kInFlight) {
     item v[kInFlight];
 #pragma unroll
@@ -169,23 +176,24 @@ __device__ __forceinline__ unsigned fold_segment_in_warp(const View& seg, unsign
 template <class View, class Fold>
 __device__ __forceinline__ void fold_piece(const View& seg, const typename View::items_t& items, uint64_t piece,
                                            uint64_t pieces, Fold& f) {
-  using loader_t = tile_loader<typename View::element, kSegmentThreads, kSegmentInFlight, typename View::items_t>;
+  constexpr unsigned kInFlight = segment_items_in_flight<typename View::items_t>;
+  using loader_t = tile_loader<typename View::element, kSegmentThreads, kInFlight, typename View::items_t>;
   using item = typename loader_t::item;
   const loader_t loader{items};
   const uint64_t full_tiles = loader.full_tiles();
   uint64_t tile = piece;
   for (; tile < full_tiles; tile += pieces) {
-    item v[kSegmentInFlight];
+    item v[kInFlight];
     loader.load_full(tile, v);
 #pragma unroll
-    for (unsigned k = 0; k < kSegmentInFlight; ++k) f.add_item(items, v[k], loader.item_of(tile, k));
+    for (unsigned k = 0; k < kInFlight; ++k) f.add_item(items, v[k], loader.item_of(tile, k));
   }
   if (tile == full_tiles && tile * loader_t::kTile < items.vectors) {
     const unsigned in_tile = loader.items_in(tile);
-    item v[kSegmentInFlight];
+    item v[kInFlight];
     loader.load_partial(tile, v);
 #pragma unroll
-    for (unsigned k = 0; k < kSegmentInFlight; ++k)
+    for (unsigned k = 0; k < kInFlight; ++k)
       if (threadIdx.x + k * kSegmentThreads < in_tile) f.add_item(items, v[k], loader.item_of(tile, k));
   }
   if (piece == 0) {

@@ -77,7 +77,7 @@ struct segments_block {
   using Op = typename Params::op_type;
   using Form = typename Params::form_type;
   using fold_t = thread_fold<Acc, Op, Form>;
-  static constexpr uint64_t kTileItems = uint64_t(kSegmentThreads) * kSegmentInFlight;
+  static constexpr uint64_t kTileItems = uint64_t(kSegmentThreads) * segment_items_in_flight<typename View::items_t>;
   static constexpr uint32_t kNoEntry = ~0u;
 
   struct shared_state {
