@@ -136,6 +136,15 @@ void axis_run(size_t index, int device, uintptr_t in, const shape_t& shape, uint
         "warpfold reduce along an axis");
 }
 
+// axis_run with `kept` temp storage (kept for every call on the stream): false, queuing nothing,
+// under a graph capture, as run.
+bool axis_run_kept(size_t index, int device, uintptr_t in, const shape_t& shape, uintptr_t out, uintptr_t temp,
+                   size_t bytes, uintptr_t stream) {
+  if (capturing(stream)) return false;
+  axis_run(index, device, in, shape, out, temp, bytes, stream);
+  return true;
+}
+
 size_t segmented_temp_bytes(size_t index, int device, uint64_t n, uint64_t segments) {
   device_scope scope(device);
   size_t bytes = 0;
@@ -228,6 +237,9 @@ NB_MODULE(_warpfold, m) {
   m.def("axis_run", &axis_run, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("shape"), nb::arg("out"),
         nb::arg("temp"), nb::arg("temp_bytes"), nb::arg("stream"),
         "Launches axis entry `index` over `shape` on `stream`; returns at once.");
+  m.def("axis_run_kept", &axis_run_kept, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("shape"),
+        nb::arg("out"), nb::arg("temp"), nb::arg("temp_bytes"), nb::arg("stream"),
+        "axis_run with temp storage kept for the stream: false, queuing nothing, under a graph capture.");
   m.def("segmented_temp_bytes", &segmented_temp_bytes, nb::arg("index"), nb::arg("device"), nb::arg("n"),
         nb::arg("segments"), "Temp storage bytes of segmented entry `index` over n elements and `segments` segments.");
   m.def("segmented_run", &segmented_run, nb::arg("index"), nb::arg("device"), nb::arg("data"), nb::arg("n"),

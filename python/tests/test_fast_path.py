@@ -39,9 +39,16 @@ class Setup:
             self.machine.events.append(("run",) + args)
             return True
 
+        def axis_run_kept(*args):  # as run with a kept block
+            if self.capturing:
+                return False
+            self.machine.events.append(("axis_run_kept",) + args)
+            return True
+
         monkeypatch.setattr(ext, "run", run)
         monkeypatch.setattr(ext, "capturing", lambda stream: self.capturing)
         monkeypatch.setattr(ext, "axis_run", events("axis_run"))
+        monkeypatch.setattr(ext, "axis_run_kept", axis_run_kept)
         monkeypatch.setattr(ext, "temp_bytes", lambda index, device: 512 + 8 * index + device)
         monkeypatch.setattr(ext, "axis_temp_bytes", lambda index, device, extents: 1024 + sum(extents) % 97)
         self.reads = 0
@@ -142,35 +149,41 @@ def test_full_reduces_match(setup, op, shape, dtype, requested, served):
         assert [e[0] for e in events if e[0] == "run"] == ["run"]
 
 
-def test_torch_temp_storage_is_kept_per_stream(monkeypatch):
-    """Full reduces on one stream share one kept block of temp storage: allocated at the first
-    call, replaced (the old one freed) where an entry asks more than it holds, and never used while
-    the stream captures a graph, whose calls take blocks of their own; both paths alike."""
+@pytest.mark.parametrize("along", [False, True])
+def test_torch_temp_storage_is_kept_per_stream(monkeypatch, along):
+    """Full reduces and single passes along a dim on one stream share one kept block of temp
+    storage: allocated at the first call, replaced (the old one freed) where an entry asks more
+    than it holds, and never used while the stream captures a graph, whose calls take blocks of
+    their own; both paths alike."""
     setup = Setup("torch", monkeypatch)
-    x = setup.array((1000,), "float32")
+    x = setup.array((50, 20) if along else (1000,), "float32")
     setup.machine.mark()
     stream = setup.module._C._cuda_getCurrentRawStream(0)
+    call = (lambda: warpfold.sum(x, dim=0)) if along else (lambda: warpfold.sum(x))  # noqa: E731
+    # A launch with the kept block: axis_run_kept, or run with its kept flag (temp storage: field 6 of both).
+    kept_launch = (lambda e: e[0] == "axis_run_kept") if along else (lambda e: e[0] == "run" and len(e) > 9 and e[9])
+    own_launch = "axis_run" if along else "run"
     for fast in (True, False):
         setup.fast(fast)
         setup.machine.reset()
         setup.fw.kept.clear()
         for _ in range(3):
-            warpfold.sum(x)
-        runs = [e for e in setup.machine.events if e[0] == "run"]
+            call()
+        runs = [e for e in setup.machine.events if e[0] in ("run", "axis_run", "axis_run_kept")]
         allocs = [e for e in setup.machine.events if e[0] == "raw_alloc"]
         assert len(runs) == 3 and len(allocs) == 1
-        assert {r[6] for r in runs} == {allocs[0][2]} and all(r[9] is True for r in runs)
+        assert {r[6] for r in runs} == {allocs[0][2]} and all(kept_launch(r) for r in runs)
         assert not [e for e in setup.machine.events if e[0] == "raw_delete"]
         setup.fw.kept[(0, stream)] = (0x77700, 1)  # a block too small for the entry: replaced
-        warpfold.sum(x)
+        call()
         assert ("raw_delete", 0x77700) in setup.machine.events
         assert len([e for e in setup.machine.events if e[0] == "raw_alloc"]) == 2
         setup.capturing = True  # in a capture: a block of the call's own, freed after it
         setup.machine.events.clear()
-        warpfold.sum(x)
-        kinds = [e[0] for e in setup.machine.events if e[0] in ("raw_alloc", "run", "raw_delete")]
-        assert kinds == ["raw_alloc", "run", "raw_delete"]
-        assert [len(e) for e in setup.machine.events if e[0] == "run"] == [9]  # no kept flag
+        call()
+        kinds = [e[0] for e in setup.machine.events if e[0] in ("raw_alloc", "run", "axis_run", "raw_delete")]
+        assert kinds == ["raw_alloc", own_launch, "raw_delete"]
+        assert not [e for e in setup.machine.events if kept_launch(e)]
         setup.capturing = False
 
 
@@ -273,9 +286,9 @@ def test_reductions_along_dims_match(setup, op, shape, strides, dim, keepdim, se
         call = lambda: warpfold.reduce(x, op, dim=dim, keepdim=keepdim)  # noqa: E731
     events, _ = same_both_ways(setup, call, served)
     if served and 0 not in shape:
-        launches = [e[0] for e in events if e[0] in ("run", "axis_run")]
+        launches = [e[0] for e in events if e[0] in ("run", "axis_run", "axis_run_kept")]
         whole = all(size == 1 or d == dim % len(shape) for d, size in enumerate(shape))
-        assert launches == ["run" if whole else "axis_run"]
+        assert launches == ["run"] if whole else launches in (["axis_run"], ["axis_run_kept"])
 
 
 def test_the_fast_path_is_only_for_the_frameworks_own_types():

@@ -23,6 +23,7 @@ from ._layout import (View, axis_shape, contiguous_passes, dense_or_none, dense_
 
 AXIS = Entries("axis", " along dim=")
 _ALIGN = 256  # bytes: where each partial result and the temp storage start in the one allocation
+KEPT_BYTES = 1 << 20  # a single pass's temp storage up to this size comes from the stream's kept block
 
 
 def normalize_dims(dim, ndim: int, op: str) -> tuple:
@@ -72,6 +73,7 @@ class Launches(NamedTuple):
     steps: tuple
     scratch: int
     work_at: int
+    keeps: bool  # one pass whose temp storage may come from the block kept for the stream (run_along)
 
 
 _ALONG: dict = {}
@@ -104,12 +106,7 @@ def reduce_along(op: str, x, dim, keepdim: bool, dtype=None, out=None, stream=No
             x = fw.contiguous(x)
             s = fw.strided(x, "x")
     sink = target.view.data if target is not None else fw.pointer(result)
-    plan = launches(a, device)
-    temp, held = fw.scratch(plan.scratch, device, handle, handle == current)
-    try:
-        launch(plan, device, handle, s.data + a.offset, sink, temp)
-    finally:
-        fw.release(held)
+    run_along(fw, launches(a, device), device, handle, s.data + a.offset, sink, handle == current)
     return to_caller(inp, out, result)
 
 
@@ -174,7 +171,24 @@ def _launches_on(a: Along, device: int) -> Launches:
         last = k == len(a.passes) - 1
         steps.append((p.index, shape.extents, -1 if last else at, nbytes))
         at += 0 if last else a.partials[k]
-    return Launches(tuple(steps), at + max(sizes), at)
+    scratch = at + max(sizes)
+    return Launches(tuple(steps), scratch, at, len(steps) == 1 and scratch <= KEPT_BYTES)
+
+
+def run_along(fw, plan: Launches, device: int, handle: int, source: int, sink: int, on_current: bool) -> None:
+    """Queues the passes of `plan` on `handle`, as run_full queues a full reduce: a single pass
+    with the temp storage the framework keeps for the stream where it keeps one and no graph
+    capture is under way, else with storage of this call's own."""
+    if plan.keeps:
+        kept = fw.kept_scratch(plan.scratch, device, handle)
+        index, extents, _, nbytes = plan.steps[0]
+        if kept and _ext.axis_run_kept(index, device, source, extents, sink, kept, nbytes, handle):
+            return
+    temp, held = fw.scratch(plan.scratch, device, handle, on_current)
+    try:
+        launch(plan, device, handle, source, sink, temp)
+    finally:
+        fw.release(held)
 
 
 def launch(plan: Launches, device: int, handle: int, source: int, sink: int, temp: int) -> None:

@@ -117,8 +117,8 @@ class TorchCalls(FastCalls):
     """torch.Tensor: 0-d results as the general path makes them (Torch.scalar: torch.empty_like of
     a template), others from x.new_empty (torch.empty on x's device, with less host time); temp
     storage as the general path takes it: the block kept for the stream (Torch.kept_scratch), else
-    a block of the caching allocator on x's device. Calls along dims require x's device to be the
-    current one, as their temp storage is a raw block of the current device."""
+    a block of the caching allocator on x's device. Calls along dims require x's device to be the current one, as their
+    temp storage is a raw block of the current device."""
 
     def __init__(self, fw):
         super().__init__(fw)
@@ -137,6 +137,24 @@ class TorchCalls(FastCalls):
 
     def result_dtype(self, name: str):
         return self.fw.dtypes[name]
+
+    def run_along(self, plan: Launches, device: int, data: int, out: int) -> None:
+        """Queues the passes of `plan` on the current stream as _axis.run_along does: one pass
+        with its kept block (one dictionary lookup) where it holds the temp storage and no capture
+        is under way."""
+        stream = self.current_stream(device)
+        if plan.keeps:
+            held = self.kept.get((device, stream))
+            kept = held[0] if held is not None and held[1] >= plan.scratch else self.fw.kept_scratch(
+                plan.scratch, device, stream)
+            index, extents, _, nbytes = plan.steps[0]
+            if kept and _ext.axis_run_kept(index, device, data, extents, out, kept, nbytes, stream):
+                return
+        temp = self.alloc(plan.scratch, stream)
+        try:
+            launch(plan, device, stream, data, out, temp)
+        finally:
+            self.free(temp)
 
     def full(self, op: str, x, requested):
         if x.is_cuda and x.is_contiguous():
@@ -180,12 +198,7 @@ class TorchCalls(FastCalls):
                     self.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), nbytes,
                              self.current_stream(device))
                 elif plan is not None:
-                    stream = self.current_stream(device)
-                    temp = self.alloc(plan.scratch, stream)
-                    try:
-                        launch(plan, device, stream, x.data_ptr() + offset, answer.data_ptr(), temp)
-                    finally:
-                        self.free(temp)
+                    self.run_along(plan, device, x.data_ptr() + offset, answer.data_ptr())
                 return answer
         return reduce_along(op, x, dim, keepdim, requested)
 
