@@ -212,10 +212,11 @@ TEST(SegmentedReduce, LongSegmentsGiveTheSameBitsSharedOrNot) {
 }
 
 // Sums every segment of `s` (order-sensitive float data, the input `shift` elements into its
-// buffer, Offset offsets, the CUB-style call) once, then with every segment listed twice in a
-// row: each sum is within the error bound of its additions, and its bits are the same in all three.
+// buffer, Offset offsets, the CUB-style call or, `with_length`, the one that takes the input's
+// length) once, then with every segment listed twice in a row: each sum is within the error bound
+// of its additions, and its bits are the same in all three.
 template <class Offset>
-void check_same_bits_listed_twice(const segment_set& s, uint64_t seed, size_t shift) {
+void check_same_bits_listed_twice(const segment_set& s, uint64_t seed, size_t shift, bool with_length = false) {
   segment_set twice = s;
   twice.csr = false;
   twice.begin.clear();
@@ -232,7 +233,8 @@ void check_same_bits_listed_twice(const segment_set& s, uint64_t seed, size_t sh
   const auto run = [&](const segment_set& set) {
     const device_offsets<Offset> off(set);
     return runner.run<float>(set.size(), [&](void* t, size_t& b, float* o) {
-      return segmented_reduce(t, b, in.get(), o, set.size(), off.begin, off.end, plus{}, 0.0f);
+      return with_length ? segmented_reduce(t, b, in.get(), set.n, o, set.size(), off.begin, off.end, plus{}, 0.0f)
+                         : segmented_reduce(t, b, in.get(), o, set.size(), off.begin, off.end, plus{}, 0.0f);
     });
   };
   const std::vector<float> once = run(s), doubled = run(twice);
@@ -262,10 +264,11 @@ TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
 
 // A call of at most one tile's segments is planned by every block alike (no tiles); the same
 // segments listed twice, past one tile, take the tiled path. Every class, from empty to long,
-// gives the same bits either way. The CUB-style call's pool holds a partial for every unit and
-// an arrival count for every segment of the first call (32 long segments' worth of pieces per
-// block of the grid), so the plan runs; both calls cut each long segment (32 to 64 tiles, in a
-// call of at least 26,000 tiles' work) into pieces of 16 tiles on any grid up to 1648 blocks.
+// gives the same bits either way, with and without the input's length: the pool holds the
+// pieces of the three long segments either way (32 long segments' worth per block of the grid,
+// or every long segment's the length allows), so the plan runs. Without the length, both calls
+// cut each long segment (32 to 64 tiles, in a call of at least 26,000 tiles' work) into pieces of
+// 16 tiles on any grid up to 1648 blocks; with it, both count the same input.
 TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
   WARPFOLD_REQUIRE_GPU();
   const uint64_t seed = new_seed();
@@ -277,7 +280,9 @@ TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
     len = pick < 4 ? gen() % 129 : pick < 7 ? 129 + gen() % (warp_max - 128) : warp_max + 1 + gen() % (3 * warp_max);
   }
   for (int k = 0; k < 3; ++k) lengths[gen() % lengths.size()] = (uint64_t(1) << 17) + gen() % (uint64_t(1) << 17);
-  check_same_bits_listed_twice<int64_t>(lay_out(lengths, seed + 1, false), seed, 1);
+  const segment_set s = lay_out(lengths, seed + 1, false);
+  check_same_bits_listed_twice<int64_t>(s, seed, 1);
+  check_same_bits_listed_twice<int32_t>(s, seed, 1, true);
 }
 
 // No segments: nothing is read or written, whatever the pointers.

@@ -86,8 +86,12 @@ struct segments_block {
     uint64_t len[kMaxTileSegments];
     unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order
     uint8_t code[kMaxTileSegments];  // the slots' class_code
-    // Each warp's slots per lane class with a list (none for those the threads fold alone).
-    uint16_t listed[kSegmentWarps][kLaneClasses - alone_max_code(sizeof(T))][kMaxTileSegments / kSegmentWarps];
+    union {
+      // Each warp's slots per lane class with a list (none for those the threads fold alone).
+      uint16_t listed[kSegmentWarps][kLaneClasses - alone_max_code(sizeof(T))][kMaxTileSegments / kSegmentWarps];
+      // A call of few segments (no lists): per segment, the pieces of the split segments before it.
+      uint32_t split_before[kMaxTileSegments];
+    };
     unsigned own_count;
     uint32_t claim[2];               // the block's claim: entry (kNoEntry: none), piece
     // Per warp, a count for a block-wide sum (the entries with pieces left its lanes saw, a
@@ -666,22 +670,24 @@ struct segments_block {
   // publishes, counts or waits: warps take the segments up to the warp class (from the last block
   // down), and block b takes units b, b + grid, … of the block-class segments' pieces (one each
   // but for long ones) in segment order. Each is folded as the tiled path folds it, so the bits
-  // are the same. False, in every block alike, where the pool cannot hold a partial for every
-  // unit or the entries an arrival count for every segment (both are indexed by them, one-piece
-  // units and short segments too): the tiled path then runs.
+  // are the same. Only the split segments' pieces keep partials: false, in every block alike,
+  // where the pool cannot hold them all (a call without the input's length, with more than 32
+  // segments split grid-wide); the tiled path then runs.
   __device__ bool run_few_segments() {
     const unsigned count = unsigned(p.segments);
-    const uint32_t units = plan_few_segments(count);
-    if (units > p.layout.pool_pieces || count > p.layout.max_entries) return false;
+    uint32_t split = 0;
+    const uint32_t units = plan_few_segments(count, split);
+    if (split > p.layout.pool_pieces) return false;
     fold_short_segments(count);
     for (uint64_t u = blockIdx.x; u < units; u += gridDim.x) take_unit(uint32_t(u), count, units);
     return true;
   }
 
-  // Reads the slots of segments [0, count) into shared memory and each one's units (pieces of a
-  // block-class segment, else 0) as exclusive prefix sums in sh.own, in segment order. Returns
-  // the units of all.
-  __device__ uint32_t plan_few_segments(unsigned count) {
+  // Reads the slots of segments [0, count) into shared memory and, in segment order, exclusive
+  // prefix sums of each one's units (pieces of a block-class segment, else 0) in sh.own and of
+  // its split pieces (its units where they are two or more) in sh.split_before. Returns the units
+  // of all, and the split pieces of all in `split`.
+  __device__ uint32_t plan_few_segments(unsigned count, uint32_t& split) {
     typename Source::raw_slot raw[kPerThread];
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
@@ -701,24 +707,32 @@ struct segments_block {
       sh.own[j] = units;
       any |= whole;
     }
+    split = 0;
     if (!__syncthreads_or(any)) return 0;  // sh.own is not read where no segment has units
     // Thread t sums slots 4t … 4t + 3 (kPerThread of them), the block scans the sums, and thread t
     // writes its slots' exclusive sums back.
     static_assert(kPerThread * kSegmentThreads == kMaxTileSegments, "a thread scans kPerThread neighbouring slots");
-    uint32_t mine[kPerThread], sum = 0;
+    const auto split_of = [](uint32_t units) { return units >= 2 ? units : 0u; };
+    uint32_t mine[kPerThread], sum = 0, split_sum = 0;
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       const unsigned j = threadIdx.x * kPerThread + k;
       mine[k] = j < count ? sh.own[j] : 0u;
       sum += mine[k];
+      split_sum += split_of(mine[k]);
     }
     uint32_t total = 0;
     uint32_t before = exclusive_sum_in_block(sum, total);
+    uint32_t split_before = exclusive_sum_in_block(split_sum, split);
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       const unsigned j = threadIdx.x * kPerThread + k;
-      if (j < count) sh.own[j] = before;
+      if (j < count) {
+        sh.own[j] = before;
+        sh.split_before[j] = split_before;
+      }
       before += mine[k];
+      split_before += split_of(mine[k]);
     }
     __syncthreads();
     return total;
@@ -793,8 +807,9 @@ struct segments_block {
   }
 
   // Unit u of `units`: a piece of segment lo, the last whose units start at or before u (sh.own:
-  // exclusive sums); its partials lie from pool piece sh.own[lo], its arrivals count in entry lo's
-  // word.
+  // exclusive sums). A split segment's partials lie from pool piece sh.split_before[lo], its
+  // arrivals count in the word of entry sh.split_before[lo] / 2 (split segments' first pieces are
+  // at least 2 apart, so no two share one, and the entries hold half the pool's pieces).
   __device__ void take_unit(uint32_t u, unsigned count, uint32_t units) {
     unsigned lo = 0, hi = count;  // the last segment whose units start at or before u
     while (hi - lo > 1) {
@@ -809,7 +824,8 @@ struct segments_block {
       if (threadIdx.x == 0) write(lo, total, valid > 0);
       return;  // the next block_total's barrier orders this use of `storage` before the next
     }
-    deliver_piece(lo, first, u - first, pieces, total, [&] { return tagged_add(entry(lo) + 2, tag, 1); });
+    const uint32_t base = sh.split_before[lo];
+    deliver_piece(lo, base, u - first, pieces, total, [&] { return tagged_add(entry(base / 2) + 2, tag, 1); });
   }
 
   // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
