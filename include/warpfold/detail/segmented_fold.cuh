@@ -28,9 +28,10 @@ template <class T>
 inline constexpr unsigned column_vector_elements =
     (std::is_arithmetic_v<T> && sizeof(T) <= 8) ? (16 / sizeof(T) < 4 ? 16 / sizeof(T) : 4) : 1;
 
-// Items a thread (or lane) keeps in flight per tile: kSegmentInFlight 16-byte vectors, or as many
-// elements of a strided range as those vectors' registers hold (up to 4 a vector), so that a
-// strided row has as many loads in flight as a contiguous one and a tile spans as many elements.
+// Items a thread (or lane) keeps in flight per tile: kSegmentInFlight 16-byte vectors, or, for a
+// strided range, up to 4 elements per such vector (column_vector_elements: 16 floats or 8 doubles,
+// as many as the vectors hold; 16 of narrower types), so that a strided row keeps about as many
+// loads in flight as a contiguous one, in a tile of as many 4- and 8-byte elements.
 template <class Items>
 inline constexpr unsigned segment_items_in_flight =
     kSegmentInFlight * (Items::kElements == 1 ? column_vector_elements<typename Items::element> : 1);
@@ -141,9 +142,17 @@ __device__ __forceinline__ Acc exchange_same(const Acc& value, Op op, int offset
   return upper ? op(got, value) : op(value, got);
 }
 
-// A warp's fold of one segment into each lane's f: lane l takes items l, l + 32, … (a tile's share
-// of them in flight: segment_items_in_flight), then head element l and tail element l. Returns how many lanes hold a value
-// (a prefix of the warp). Every lane of the warp calls it.
+// Lanes `offset` apart, then offset / 2, … 1 apart, fold one value each (exchange_same): from a
+// width of 2·offset down, the bits of reduce_in_group where every lane holds a value.
+template <class Acc, class Op>
+__device__ __forceinline__ Acc fold_lanes_below(Acc value, Op op, unsigned offset, unsigned lane_in_group) {
+  for (; offset > 0; offset /= 2) value = exchange_same(value, op, int(offset), (lane_in_group & offset) != 0);
+  return value;
+}
+
+// A warp's fold of one segment into each lane's f: lane l takes items l, l + 32, … (a tile's
+// share of them in flight: segment_items_in_flight), then head element l and tail element l.
+// Returns how many lanes hold a value (a prefix of the warp). Every lane of the warp calls it.
 template <class View, class Fold>
 __device__ __forceinline__ unsigned fold_segment_in_warp(const View& seg, unsigned lane, Fold& f) {
   const auto items = seg.items();

@@ -240,6 +240,17 @@ struct segments_block {
     for (unsigned m = 0; m < kItems; ++m) v[m] = m < len ? seg.element_at(m) : T{};
   }
 
+  // The first len of a segment's elements v folded in element order: a segment folded alone.
+  template <unsigned kItems>
+  __device__ __forceinline__ Acc fold_in_order(const T (&v)[kItems], unsigned len) const {
+    fold_t f = new_fold();
+#pragma unroll
+    for (unsigned m = 0; m < kItems; ++m) {
+      if (m < len) f.add_element(v[m], m);
+    }
+    return f.acc;
+  }
+
   // Slots k0 … k0 + kInFlight - 1 of this thread with a length in `lens` (byte k; 0: not
   // folded here), each folded in element order and written: no list, no shared memory.
   template <unsigned kInFlight, unsigned kItems>
@@ -248,14 +259,28 @@ struct segments_block {
 #pragma unroll
     for (unsigned b = 0; b < kInFlight; ++b) {
       const unsigned len = lens >> 8 * (k0 + b) & 0xffu;
-      if (len == 0) continue;
-      fold_t f = new_fold();
-#pragma unroll
-      for (unsigned m = 0; m < kItems; ++m) {
-        if (m < len) f.add_element(v[b][m], m);
-      }
-      write(first + threadIdx.x + (k0 + b) * kSegmentThreads, f.acc, true);
+      if (len != 0) write(first + threadIdx.x + (k0 + b) * kSegmentThreads, fold_in_order(v[b], len), true);
     }
+  }
+
+  // Lane in_group's elements of a lane-class segment of len: in_group, in_group + lanes, … (at
+  // most kLaneItems), loaded, and folded in that order.
+  __device__ __forceinline__ void load_lane_items(const View& seg, unsigned len, unsigned lanes, unsigned in_group,
+                                                  T (&v)[kLaneItems]) const {
+#pragma unroll
+    for (unsigned m = 0; m < kLaneItems; ++m) {
+      if (in_group + m * lanes < len) v[m] = seg.element_at(uint64_t(in_group) + m * lanes);
+    }
+  }
+  __device__ __forceinline__ Acc fold_lane_items(const T (&v)[kLaneItems], unsigned len, unsigned lanes,
+                                                 unsigned in_group) const {
+    fold_t f = new_fold();
+#pragma unroll
+    for (unsigned m = 0; m < kLaneItems; ++m) {
+      const unsigned e = in_group + m * lanes;
+      if (e < len) f.add_element(v[m], e);
+    }
+    return f.acc;
   }
 
   // The thread's slots of the lane classes above one lane up to kAloneMax (bit k of
@@ -330,23 +355,11 @@ struct segments_block {
         const unsigned k = next + b * groups + group;
         slot[b] = k < total ? listed[k] : 0;
         len[b] = k < total ? unsigned(sh.len[slot[b]]) : 0u;
-        const View seg = p.source.view_of({k < total ? sh.base[slot[b]] : 0, len[b]});
-#pragma unroll
-        for (unsigned m = 0; m < kLaneItems; ++m) {
-          if (in_group + m * lanes < len[b]) v[b][m] = seg.element_at(uint64_t(in_group) + m * lanes);
-        }
+        load_lane_items(p.source.view_of({k < total ? sh.base[slot[b]] : 0, len[b]}), len[b], lanes, in_group, v[b]);
       }
       Acc acc[kBatch];
 #pragma unroll
-      for (unsigned b = 0; b < kBatch; ++b) {
-        fold_t f = new_fold();
-#pragma unroll
-        for (unsigned m = 0; m < kLaneItems; ++m) {
-          const unsigned e = in_group + m * lanes;
-          if (e < len[b]) f.add_element(v[b][m], e);
-        }
-        acc[b] = f.acc;
-      }
+      for (unsigned b = 0; b < kBatch; ++b) acc[b] = fold_lane_items(v[b], len[b], lanes, in_group);
       if constexpr (kBatch == 2) {
         static_assert(kAloneMax >= 1, "pairs need groups of two lanes or more: one-lane segments are folded alone");
         fold_pair_in_group(first, acc, slot, len, lanes, in_group);
@@ -367,10 +380,8 @@ struct segments_block {
                                                      unsigned in_group) const {
     const unsigned half = lanes / 2;
     const bool upper = (in_group & half) != 0;
-    Acc total = exchange_halves(acc[0], acc[1], p.op, int(half), upper);
-    for (unsigned offset = half / 2; offset > 0; offset /= 2) {
-      total = exchange_same(total, p.op, int(offset), (in_group & offset) != 0);
-    }
+    const Acc halves = exchange_halves(acc[0], acc[1], p.op, int(half), upper);
+    const Acc total = fold_lanes_below(halves, p.op, half / 2, in_group);
     const unsigned my_len = upper ? len[1] : len[0];
     const unsigned my_slot = upper ? slot[1] : slot[0];
     if ((in_group & (half - 1)) == 0 && my_len > 0) write(first + my_slot, total, true);
@@ -671,8 +682,8 @@ struct segments_block {
   // down), and block b takes units b, b + grid, … of the block-class segments' pieces (one each
   // but for long ones) in segment order. Each is folded as the tiled path folds it, so the bits
   // are the same. Only the split segments' pieces keep partials: false, in every block alike,
-  // where the pool cannot hold them all (a call without the input's length, with more than 32
-  // segments split grid-wide); the tiled path then runs.
+  // where the pool cannot hold them all (without the input's length, more than 32 segments split
+  // grid-wide; with it, segments that overlap); the tiled path then runs.
   __device__ bool run_few_segments() {
     const unsigned count = unsigned(p.segments);
     uint32_t split = 0;
@@ -776,33 +787,20 @@ struct segments_block {
   // reading elements l, l + lanes, … and the group halving (reduce_in_group: the bits of
   // fold_pair_in_group too).
   __device__ void fold_lanes_in_warp(uint64_t s, const segment_slot& slot, uint8_t code, unsigned lane) const {
-    const View seg = p.source.view_of(slot);
-    fold_t f = new_fold();
+    const unsigned len = unsigned(slot.len);  // a lane class: below 2^32
     if (code <= kAloneMax) {
       if (lane != 0) return;
       T v[kAloneItems];
-      load_alone(slot, unsigned(slot.len), v);
-#pragma unroll
-      for (unsigned m = 0; m < kAloneItems; ++m) {
-        if (m < slot.len) f.add_element(v[m], m);
-      }
-      write(s, f.acc, true);
+      load_alone(slot, len, v);
+      write(s, fold_in_order(v, len), true);
       return;
     }
     const unsigned lanes = 1u << (code - 1);
+    const unsigned mine = lane < lanes ? len : 0u;  // lanes past the group hold nothing
     T v[kLaneItems];
-#pragma unroll
-    for (unsigned m = 0; m < kLaneItems; ++m) {
-      const uint64_t e = lane + m * lanes;
-      if (lane < lanes && e < slot.len) v[m] = seg.element_at(e);
-    }
-#pragma unroll
-    for (unsigned m = 0; m < kLaneItems; ++m) {
-      const uint64_t e = lane + m * lanes;
-      if (lane < lanes && e < slot.len) f.add_element(v[m], e);
-    }
-    const unsigned valid = unsigned(slot.len < lanes ? slot.len : lanes);
-    const Acc total = reduce_in_group(f.acc, p.op, lanes, lane % lanes, valid);
+    load_lane_items(p.source.view_of(slot), mine, lanes, lane, v);
+    const Acc acc = fold_lane_items(v, mine, lanes, lane);
+    const Acc total = reduce_in_group(acc, p.op, lanes, lane % lanes, len < lanes ? len : lanes);
     if (lane == 0) write(s, total, true);
   }
 

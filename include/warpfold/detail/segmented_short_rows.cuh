@@ -144,10 +144,8 @@ struct short_rows_block {
       return;
     }
     const bool second = (lane_in_row & quarter) != 0;
-    Acc total = exchange_halves(low, high, p.op, int(quarter), second);
-    for (unsigned offset = quarter / 2; offset > 0; offset /= 2) {
-      total = exchange_same(total, p.op, int(offset), (lane_in_row & offset) != 0);
-    }
+    const Acc halves = exchange_halves(low, high, p.op, int(quarter), second);
+    const Acc total = fold_lanes_below(halves, p.op, quarter / 2, lane_in_row);
     if ((lane_in_row & (quarter - 1)) == 0) write(row0 + (pair + (second ? 1 : 0)) * apart, total);
   }
 };
