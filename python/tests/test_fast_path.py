@@ -288,7 +288,7 @@ def test_reductions_along_dims_match(setup, op, shape, strides, dim, keepdim, se
     if served and 0 not in shape:
         launches = [e[0] for e in events if e[0] in ("run", "axis_run", "axis_run_kept")]
         whole = all(size == 1 or d == dim % len(shape) for d, size in enumerate(shape))
-        assert launches == ["run"] if whole else launches in (["axis_run"], ["axis_run_kept"])
+        assert (launches == ["run"]) if whole else (launches in (["axis_run"], ["axis_run_kept"]))
 
 
 def test_the_fast_path_is_only_for_the_frameworks_own_types():

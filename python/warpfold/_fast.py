@@ -116,9 +116,10 @@ def _kept(cache: dict, key: tuple, call):
 class TorchCalls(FastCalls):
     """torch.Tensor: 0-d results as the general path makes them (Torch.scalar: torch.empty_like of
     a template), others from x.new_empty (torch.empty on x's device, with less host time); temp
-    storage as the general path takes it: the block kept for the stream (Torch.kept_scratch), else
-    a block of the caching allocator on x's device. Calls along dims require x's device to be the current one, as their
-    temp storage is a raw block of the current device."""
+    storage as the general path takes it: the block kept for the stream (Torch.kept_scratch) for a
+    full reduce or a single pass along dims, else a block of the caching allocator on x's device.
+    Calls along dims require x's device to be the current one, as their temp storage is a raw
+    block of the current device."""
 
     def __init__(self, fw):
         super().__init__(fw)
