@@ -78,6 +78,13 @@ struct segments_block {
   using Form = typename Params::form_type;
   using fold_t = thread_fold<Acc, Op, Form>;
   static constexpr uint64_t kTileItems = uint64_t(kSegmentThreads) * segment_items_in_flight<typename View::items_t>;
+  // Slots folded alone that are longer than one lane's worth are folded in two parts where the
+  // first part's fold can wait in shared memory (the lists' space holds one per slot; registers
+  // held across the filing spill): their first kHeadItems elements load with the one-lane class,
+  // the rest after the filing. Else they load whole after the filing.
+  static constexpr bool kSplitsAlone =
+      sizeof(Acc) * kMaxTileSegments <= sizeof(uint16_t) * kMaxTileSegments * (kLaneClasses - alone_max_code(sizeof(T)));
+  static constexpr unsigned kHeadItems = kSplitsAlone ? kLaneItems : 0;
   static constexpr uint32_t kNoEntry = ~0u;
 
   struct shared_state {
@@ -91,6 +98,8 @@ struct segments_block {
       uint16_t listed[kSegmentWarps][kLaneClasses - alone_max_code(sizeof(T))][kMaxTileSegments / kSegmentWarps];
       // A call of few segments (no lists): per segment, the pieces of the split segments before it.
       uint32_t split_before[kMaxTileSegments];
+      // While a tile is loaded (kSplitsAlone): per slot folded alone in two parts, the first's fold.
+      alignas(Acc) unsigned char heads[kSplitsAlone ? kMaxTileSegments * sizeof(Acc) : 1];
     };
     unsigned own_count;
     uint32_t claim[2];               // the block's claim: entry (kNoEntry: none), piece
@@ -177,12 +186,13 @@ struct segments_block {
       const unsigned j = threadIdx.x + k * kSegmentThreads;
       raw[k] = p.source.read(first + (j < count ? j : count - 1));
     }
-    // The slots a thread folds alone: the shortest (one lane's worth) with their loads in flight
-    // while it files the rest, the longer ones after, from the positions filed in shared memory.
+    // The slots a thread folds alone: the one-lane class whole and the longer ones' first part
+    // (kSplitsAlone) with their loads in flight while it files the rest, the longer ones' rest
+    // after, from the positions filed in shared memory.
     constexpr unsigned kInFlight = alone_in_flight(sizeof(T), kLaneItems, kPerThread);
     T v[kInFlight][kLaneItems];
-    unsigned shortest = 0;  // byte k: the length of slot k where it is of the one-lane class
-    unsigned longer = 0;    // bit k: slot k is folded alone after the others are filed
+    unsigned shortest = 0;  // byte k: slot k's elements loaded now, where it is folded alone
+    unsigned longer = 0;    // bit k: slot k is longer than one lane's worth and folded alone
     unsigned whole = 0;     // bit k: slot k is block-class
     bool has_lists = false;
 #pragma unroll
@@ -191,14 +201,14 @@ struct segments_block {
       const segment_slot slot = p.source.slot_of(raw[k]);
       const uint8_t code = j < count ? file_slot(first, j, slot) : 0;
       // Loads in straight-line code, predicated: values loaded under a branch would be spilled.
-      const unsigned len = kAloneMax >= 1 && code == 1 ? unsigned(slot.len) : 0u;
+      const unsigned len = code == 1 ? unsigned(slot.len) : code > 1 && code <= kAloneMax ? kHeadItems : 0u;
       if constexpr (kAloneMax >= 1) load_alone(slot, len, v[k % kInFlight]);
       shortest |= len << 8 * k;
       longer |= unsigned(code > 1 && code <= kAloneMax) << k;
       whole |= unsigned(code == kBlockClassCode) << k;
       has_lists |= code > kAloneMax && code != kBlockClassCode;
       if constexpr (kAloneMax >= 1) {
-        if ((k + 1) % kInFlight == 0) fold_alone(first, k + 1 - kInFlight, v, shortest);
+        if ((k + 1) % kInFlight == 0) fold_alone(first, k + 1 - kInFlight, v, shortest, longer);
       }
     }
     if constexpr (kAloneMax > 1) fold_longer_alone(first, longer);
@@ -251,15 +261,22 @@ struct segments_block {
     return f.acc;
   }
 
-  // Slots k0 … k0 + kInFlight - 1 of this thread with a length in `lens` (byte k; 0: not
-  // folded here), each folded in element order and written: no list, no shared memory.
+  // Slots k0 … k0 + kInFlight - 1 of this thread with elements in `lens` (byte k; 0: not folded
+  // here), each folded in element order: written, or, for a longer one (bit k of `longer`), its
+  // first part's fold kept for the rest.
   template <unsigned kInFlight, unsigned kItems>
   __device__ __forceinline__ void fold_alone(uint64_t first, unsigned k0, const T (&v)[kInFlight][kItems],
-                                             unsigned lens) const {
+                                             unsigned lens, unsigned longer) const {
 #pragma unroll
     for (unsigned b = 0; b < kInFlight; ++b) {
       const unsigned len = lens >> 8 * (k0 + b) & 0xffu;
-      if (len != 0) write(first + threadIdx.x + (k0 + b) * kSegmentThreads, fold_in_order(v[b], len), true);
+      if (len == 0) continue;
+      const Acc acc = fold_in_order(v[b], len);
+      if (longer >> (k0 + b) & 1u) {
+        keep_head(k0 + b, acc);
+      } else {
+        write(first + threadIdx.x + (k0 + b) * kSegmentThreads, acc, true);
+      }
     }
   }
 
@@ -283,24 +300,52 @@ struct segments_block {
     return f.acc;
   }
 
-  // The thread's slots of the lane classes above one lane up to kAloneMax (bit k of
-  // `longer`), folded alone from their filed positions, a batch of slots' loads in flight.
+  // The first part's fold of this thread's slot k (kSplitsAlone).
+  __device__ __forceinline__ void keep_head(unsigned k, const Acc& acc) const {
+    if constexpr (kSplitsAlone) memcpy(sh.heads + (threadIdx.x + k * kSegmentThreads) * sizeof(Acc), &acc, sizeof(Acc));
+  }
+  __device__ __forceinline__ fold_t fold_after_head(unsigned k) const {
+    if constexpr (kSplitsAlone) {
+      Acc acc;
+      memcpy(&acc, sh.heads + (threadIdx.x + k * kSegmentThreads) * sizeof(Acc), sizeof(Acc));
+      return fold_t{acc, true, p.op, p.form};
+    } else {
+      return new_fold();
+    }
+  }
+
+  // The thread's slots of the lane classes above one lane up to kAloneMax (bit k of `longer`):
+  // their elements from kHeadItems on, from the filed positions, folded on from the first part in
+  // element order, a batch of slots' loads in flight (8-byte elements: one slot's; two spill).
   __device__ __forceinline__ void fold_longer_alone(uint64_t first, unsigned longer) const {
-    constexpr unsigned kInFlight = alone_in_flight(sizeof(T), kAloneItems, kPerThread);
+    constexpr unsigned kRest = kAloneItems - kHeadItems;
+    constexpr unsigned kInFlight = alone_in_flight(sizeof(T), sizeof(T) <= 4 ? kRest : kAloneItems, kPerThread);
 #pragma unroll
     for (unsigned k0 = 0; k0 < kPerThread; k0 += kInFlight) {
       if ((longer >> k0 & ((1u << kInFlight) - 1)) == 0) continue;
-      T v[kInFlight][kAloneItems];
-      unsigned lens = 0;
+      T v[kInFlight][kRest];
+      unsigned rests = 0;  // byte b: slot k0 + b's elements left
 #pragma unroll
       for (unsigned b = 0; b < kInFlight; ++b) {
         const unsigned j = threadIdx.x + (k0 + b) * kSegmentThreads;
         const bool mine = longer >> (k0 + b) & 1u;
-        const segment_slot slot{mine ? sh.base[j] : 0, mine ? sh.len[j] : 0};
-        load_alone(slot, unsigned(slot.len), v[b]);
-        lens |= unsigned(slot.len) << 8 * (k0 + b);
+        const unsigned len = mine ? unsigned(sh.len[j]) : 0u;
+        const View seg = p.source.view_of({mine ? sh.base[j] : 0, len});
+#pragma unroll
+        for (unsigned m = 0; m < kRest; ++m) v[b][m] = kHeadItems + m < len ? seg.element_at(kHeadItems + m) : T{};
+        rests |= (mine ? len - kHeadItems : 0u) << 8 * b;
       }
-      fold_alone(first, k0, v, lens);
+#pragma unroll
+      for (unsigned b = 0; b < kInFlight; ++b) {
+        const unsigned rest = rests >> 8 * b & 0xffu;
+        if (rest == 0) continue;
+        fold_t f = fold_after_head(k0 + b);
+#pragma unroll
+        for (unsigned m = 0; m < kRest; ++m) {
+          if (m < rest) f.add_element(v[b][m], kHeadItems + m);
+        }
+        write(first + threadIdx.x + (k0 + b) * kSegmentThreads, f.acc, true);
+      }
     }
   }
 
