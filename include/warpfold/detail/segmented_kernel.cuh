@@ -83,7 +83,7 @@ struct segments_block {
   // held across the filing spill): their first kHeadItems elements load with the one-lane class,
   // the rest after the filing. Else they load whole after the filing.
   static constexpr bool kSplitsAlone =
-      sizeof(Acc) * kMaxTileSegments <= sizeof(uint16_t) * kMaxTileSegments * (kLaneClasses - alone_max_code(sizeof(T)));
+      sizeof(Acc) <= sizeof(uint16_t) * (kLaneClasses - alone_max_code(sizeof(T)));  // per slot
   static constexpr unsigned kHeadItems = kSplitsAlone ? kLaneItems : 0;
   static constexpr uint32_t kNoEntry = ~0u;
 
@@ -302,7 +302,9 @@ struct segments_block {
 
   // The first part's fold of this thread's slot k (kSplitsAlone).
   __device__ __forceinline__ void keep_head(unsigned k, const Acc& acc) const {
-    if constexpr (kSplitsAlone) memcpy(sh.heads + (threadIdx.x + k * kSegmentThreads) * sizeof(Acc), &acc, sizeof(Acc));
+    if constexpr (kSplitsAlone) {
+      memcpy(sh.heads + (threadIdx.x + k * kSegmentThreads) * sizeof(Acc), &acc, sizeof(Acc));
+    }
   }
   __device__ __forceinline__ fold_t fold_after_head(unsigned k) const {
     if constexpr (kSplitsAlone) {
