@@ -250,14 +250,23 @@ struct segments_block {
     for (unsigned m = 0; m < kItems; ++m) v[m] = m < len ? seg.element_at(m) : T{};
   }
 
+  // Elements v of a segment of len elements, v[m] its element start + m·stride, folded into f in
+  // that order where they lie in it: every fold of a segment's loaded elements.
+  template <unsigned kItems>
+  __device__ __forceinline__ void fold_items(fold_t& f, const T (&v)[kItems], unsigned len, unsigned start,
+                                             unsigned stride) const {
+#pragma unroll
+    for (unsigned m = 0; m < kItems; ++m) {
+      const unsigned e = start + m * stride;
+      if (e < len) f.add_element(v[m], e);
+    }
+  }
+
   // The first len of a segment's elements v folded in element order: a segment folded alone.
   template <unsigned kItems>
   __device__ __forceinline__ Acc fold_in_order(const T (&v)[kItems], unsigned len) const {
     fold_t f = new_fold();
-#pragma unroll
-    for (unsigned m = 0; m < kItems; ++m) {
-      if (m < len) f.add_element(v[m], m);
-    }
+    fold_items(f, v, len, 0, 1);
     return f.acc;
   }
 
@@ -292,11 +301,7 @@ struct segments_block {
   __device__ __forceinline__ Acc fold_lane_items(const T (&v)[kLaneItems], unsigned len, unsigned lanes,
                                                  unsigned in_group) const {
     fold_t f = new_fold();
-#pragma unroll
-    for (unsigned m = 0; m < kLaneItems; ++m) {
-      const unsigned e = in_group + m * lanes;
-      if (e < len) f.add_element(v[m], e);
-    }
+    fold_items(f, v, len, in_group, lanes);
     return f.acc;
   }
 
