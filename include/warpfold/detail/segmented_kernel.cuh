@@ -82,8 +82,8 @@ struct segments_block {
   // first part's fold can wait in shared memory (the lists' space holds one per slot; registers
   // held across the filing spill): their first kHeadItems elements load with the one-lane class,
   // the rest after the filing. Else they load whole after the filing.
-  static constexpr bool kSplitsAlone =
-      sizeof(Acc) <= sizeof(uint16_t) * (kLaneClasses - alone_max_code(sizeof(T)));  // per slot
+  static constexpr bool kSplitsAlone = alone_max_code(sizeof(T)) > 1 &&
+                                       sizeof(Acc) <= sizeof(uint16_t) * (kLaneClasses - alone_max_code(sizeof(T)));
   static constexpr unsigned kHeadItems = kSplitsAlone ? kLaneItems : 0;
   static constexpr uint32_t kNoEntry = ~0u;
 
@@ -111,6 +111,8 @@ struct segments_block {
     bool last;                       // thread 0: this block delivered a segment's last piece
     alignas(Acc) unsigned char piece_total[sizeof(Acc)];  // raw: Acc may have a constructor
   };
+
+  static_assert(sizeof(shared_state::heads) <= sizeof(shared_state::listed), "the heads take the lists' space");
 
   const Params& p;
   shared_state& sh;
@@ -201,7 +203,8 @@ struct segments_block {
       const segment_slot slot = p.source.slot_of(raw[k]);
       const uint8_t code = j < count ? file_slot(first, j, slot) : 0;
       // Loads in straight-line code, predicated: values loaded under a branch would be spilled.
-      const unsigned len = code == 1 ? unsigned(slot.len) : code > 1 && code <= kAloneMax ? kHeadItems : 0u;
+      const unsigned len =
+          kAloneMax == 0 ? 0u : code == 1 ? unsigned(slot.len) : code > 1 && code <= kAloneMax ? kHeadItems : 0u;
       if constexpr (kAloneMax >= 1) load_alone(slot, len, v[k % kInFlight]);
       shortest |= len << 8 * k;
       longer |= unsigned(code > 1 && code <= kAloneMax) << k;
@@ -251,7 +254,7 @@ struct segments_block {
   }
 
   // Elements v of a segment of len elements, v[m] its element start + m·stride, folded into f in
-  // that order where they lie in it: every fold of a segment's loaded elements.
+  // that order where they lie in it: a segment folded alone, a lane's share of a lane class.
   template <unsigned kItems>
   __device__ __forceinline__ void fold_items(fold_t& f, const T (&v)[kItems], unsigned len, unsigned start,
                                              unsigned stride) const {
