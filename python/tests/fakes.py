@@ -112,6 +112,9 @@ def fake_torch(machine: Machine) -> types.SimpleNamespace:
         def reshape(self, shape):
             return Tensor(shape, self.dtype, self._device, data=self._data)
 
+        def expand(self, shape):  # a 0-d tensor's only: every stride 0
+            return Tensor(shape, self.dtype, self._device, (0,) * len(shape), self._data)
+
         def new_empty(self, shape, dtype=None):  # torch.empty on the tensor's device, of its dtype by default
             return empty(shape, self.dtype if dtype is None else dtype, TorchDevice("cuda", self._device))
 
@@ -126,8 +129,11 @@ def fake_torch(machine: Machine) -> types.SimpleNamespace:
         t._data = machine.alloc(count(shape) * dtype.itemsize, "torch.empty", shape, dtype.name, device.index)
         return t
 
-    def empty_like(t):
-        return empty(t.shape, t.dtype, TorchDevice("cuda", t._device))
+    def empty_like(t):  # the strides of a dense input (here: every dim 0 or 1), else C order
+        made = empty(t.shape, t.dtype, TorchDevice("cuda", t._device))
+        if all(size < 2 for size in t.shape):
+            made._strides = t._strides
+        return made
 
     def raw_alloc(nbytes, stream):
         return machine.alloc(nbytes, "raw_alloc", stream, machine.current_device)

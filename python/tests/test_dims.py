@@ -278,3 +278,23 @@ def test_torch_stream_and_graph_along_dims(torch_cuda):
         graph.replay()
         torch.cuda.synchronize()
         assert torch.equal(columns, x.sum(dim=0)) and torch.equal(largest, x.amax(dim=0))
+
+
+def test_torch_results_along_dims_are_laid_out_as_torch_empty(torch_cuda):
+    """Results along dims have the strides torch.empty gives their shape, at every rank, with
+    dims of size 1 and with every dim of size 1, and are tensors of their own call after call
+    (made like a 0-d template expanded to their shape, or by torch.empty where that would be
+    dense)."""
+    torch = torch_cuda
+    rng = np.random.default_rng()
+    cases = [((3, 4, 5, 6, 7), 2), ((2, 3, 4, 5), 1), ((2, 3, 4, 5), 3), ((5, 6, 7), 0), ((1, 6, 1), 1),
+             ((1, 1, 9), 2), ((4, 1), 0), ((1, 64), 1)]
+    for shape, dim in cases:
+        x = torch.from_numpy(quarter_values(math.prod(shape), rng).astype(np.float32)).cuda().reshape(shape)
+        for keepdim in (False, True):
+            results = [warpfold.sum(x, dim=dim, keepdim=keepdim) for _ in range(2)]
+            expected = x.sum(dim=dim, keepdim=keepdim)
+            for r in results:
+                assert r.stride() == torch.empty(expected.shape).stride(), (shape, dim, keepdim)
+                assert torch.equal(r, expected), (shape, dim, keepdim)
+            assert results[0].numel() == 0 or results[0].data_ptr() != results[1].data_ptr()

@@ -62,6 +62,10 @@ class Setup:
         for module in (_core, _axis):  # the general path reads its input through read()
             monkeypatch.setattr(module, "read", counted(module.read))
         self.fast = lambda on: monkeypatch.setitem(_fast.FAST, self.cls, self.calls if on else False)
+        if self.is_torch:  # the results' templates, kept before any call (their own tests clear them)
+            for name in fakes.ITEMSIZE:
+                for device in (0, 1):
+                    fw.template(getattr(self.module, name), device)
 
     def array(self, shape, dtype, device=0, strides=None, offset=0):
         """An array of `shape` (element strides), `offset` elements into its allocation."""
@@ -80,9 +84,8 @@ class Setup:
         """(the events, the result or the error) of call() made one way."""
         self.fast(fast)
         self.machine.reset()
-        if self.is_torch:  # each way allocates its own kept block and templates, at the same place
+        if self.is_torch:  # each way allocates its own kept block, at the same place
             self.fw.kept.clear()
-            self.fw.templates.clear()
         self.reads = 0
         try:
             r = call()
@@ -187,6 +190,48 @@ def test_torch_temp_storage_is_kept_per_stream(monkeypatch, along):
         setup.capturing = False
 
 
+@pytest.mark.parametrize("capturing", [False, True])
+def test_torch_results_are_made_alike_from_the_first_call(monkeypatch, capturing):
+    """With no template kept yet, the first call of each kind makes the same allocations by either
+    path: the template, then the result like it; or, where the first call meets a graph capture
+    (whose pool owns the template, so it is not kept), the template as the 0-d result and, for
+    any other shape, the result by torch.empty. Results whose dims are all 0 or 1 come from
+    torch.empty, as the template expanded to them is dense and empty_like would keep its strides."""
+    setup = Setup("torch", monkeypatch)
+    x, row = setup.array((50, 20), "float32"), setup.array((1, 64), "float32")
+    setup.machine.mark()
+    calls = [(lambda: warpfold.sum(x, dim=0), (20,)), (lambda: warpfold.sum(x, dim=-1, keepdim=True), (50, 1)),
+             (lambda: warpfold.sum(x), ()), (lambda: warpfold.argmax(x), ()),
+             (lambda: warpfold.sum(row, dim=1, keepdim=True), (1, 1))]
+    for call, shape in calls:
+        outcomes = []
+        for fast in (False, True):
+            setup.fast(fast)
+            setup.machine.reset()
+            setup.fw.kept.clear()
+            setup.fw.templates.clear()
+            setup.calls.along_calls.clear()
+            setup.capturing = capturing
+            result = call()
+            outcomes.append((setup.machine.events[:], tuple(result.shape), result.data_ptr()))
+        assert outcomes[0] == outcomes[1] and outcomes[0][1] == shape
+        made = [e for e in outcomes[0][0] if e[0] == "torch.empty"]
+        assert made[0][3] == () and bool(setup.fw.templates) != capturing
+    setup.capturing = False
+
+
+def test_torch_results_along_dims_skip_the_template_where_it_is_dense(monkeypatch):
+    setup = Setup("torch", monkeypatch)
+    assert _frameworks.Torch.expands_to((1, 2)) and _frameworks.Torch.expands_to((3,))
+    assert not any(_frameworks.Torch.expands_to(s) for s in [(), (1,), (1, 1), (0,), (0, 1)])
+    x = setup.array((1, 1, 64), "float32")
+    setup.machine.mark()
+    setup.fast(True)
+    for _ in range(2):
+        r = warpfold.sum(x, dim=2)
+        assert r.shape == (1, 1) and r.stride() == (1, 1)
+
+
 def test_torch_scalars_are_made_like_a_kept_template(monkeypatch):
     """A 0-d PyTorch result is torch.empty_like of a template kept per (device, dtype): made at
     the first call, not kept where that call meets a graph capture (whose pool owns the memory),
@@ -228,6 +273,7 @@ def test_torch_keeps_no_template_of_a_tracing_stand_in(monkeypatch):
         return t
 
     monkeypatch.setattr(setup.module, "empty", empty_stand_in)
+    setup.fw.templates.clear()
     result = setup.fw.scalar(setup.module.float32, 0)
     assert type(result) is StandIn and not setup.fw.templates
 

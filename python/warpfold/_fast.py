@@ -45,6 +45,7 @@ class AlongCall(NamedTuple):
     launches: Optional[Launches]  # None: the result has no element, or `whole` runs it
     offset: int  # bytes from x's data pointer to the first element read
     whole: Optional[tuple]  # (entry, temp bytes, elements) of the full reduce that runs the call
+    like: Any = None  # what the result is made like (TorchCalls.with_result_like), or None
 
 
 class FastCalls:
@@ -114,10 +115,10 @@ def _kept(cache: dict, key: tuple, call):
 
 
 class TorchCalls(FastCalls):
-    """torch.Tensor: 0-d results as the general path makes them (Torch.scalar: torch.empty_like of
-    a template), others from x.new_empty (torch.empty on x's device, with less host time); temp
-    storage as the general path takes it: the block kept for the stream (Torch.kept_scratch) for a
-    full reduce or a single pass along dims, else a block of the caching allocator on x's device.
+    """torch.Tensor: results made as the general path makes them (Torch.made_like), along dims
+    like a template expanded once per call shape; temp storage as the general path takes it: the
+    block kept for the stream (Torch.kept_scratch) for a full reduce or a single pass along dims,
+    else a block of the caching allocator on x's device.
     Calls along dims require x's device to be the current one, as their temp storage is a raw
     block of the current device."""
 
@@ -127,7 +128,8 @@ class TorchCalls(FastCalls):
         self.current_device = fw._get_device
         self.alloc, self.free = fw._raw_alloc, fw._raw_delete
         self.kept = fw.kept
-        self.templates, self.empty_like, self.scalar = fw.templates, fw.torch.empty_like, fw.scalar
+        self.templates, self.empty_like = fw.templates, fw.torch.empty_like
+        self.scalar, self.made_like = fw.scalar, fw.made_like
 
     def run(self, index: int, device: int, data: int, n: int, out: int, nbytes: int, stream: int) -> None:
         """Queues a full reduce on the current stream: its kept block where it holds nbytes and no
@@ -138,6 +140,14 @@ class TorchCalls(FastCalls):
 
     def result_dtype(self, name: str):
         return self.fw.dtypes[name]
+
+    def with_result_like(self, call: AlongCall, device: int) -> AlongCall:
+        """`call` with its results made like the device's template of their dtype, expanded to
+        their shape once here, where Torch.made_like would make them so (the template is kept)."""
+        template = self.templates.get((device, call.result))
+        if template is None or not self.fw.expands_to(call.shape):
+            return call
+        return call._replace(like=template.expand(call.shape) if call.shape else template)
 
     def run_along(self, plan: Launches, device: int, data: int, out: int) -> None:
         """Queues the passes of `plan` on the current stream as _axis.run_along does: one pass
@@ -172,7 +182,7 @@ class TorchCalls(FastCalls):
                 index, result, nbytes, search, _ = call
                 stream = self.current_stream(device)
                 if search:
-                    answer = x.new_empty((2,), dtype=result)
+                    answer = self.made_like((2,), result, device)
                 else:  # Torch.scalar's common case inline, a Python frame less per call
                     like = self.templates.get((device, result))
                     answer = self.empty_like(like) if like is not None else self.scalar(result, device)
@@ -189,11 +199,12 @@ class TorchCalls(FastCalls):
             except (KeyError, TypeError):  # a first call, or an unhashable dtype=
                 call = self.along_call(key, op, x, dim, keepdim, requested, device)
             if call is not None and self.current_device() == device:
-                shape, result, plan, offset, whole = call
-                if shape == ():
-                    answer = self.scalar(result, device)
-                else:
-                    answer = x.new_empty(shape) if result is x.dtype else x.new_empty(shape, dtype=result)
+                shape, result, plan, offset, whole, like = call
+                if like is not None:
+                    answer = self.empty_like(like)
+                else:  # a first call (which makes the template), or one whose result is made otherwise
+                    answer = self.made_like(shape, result, device)
+                    _kept(self.along_calls, key, self.with_result_like(call, device))
                 if whole is not None:
                     index, nbytes, n = whole
                     self.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), nbytes,
@@ -202,7 +213,6 @@ class TorchCalls(FastCalls):
                     self.run_along(plan, device, x.data_ptr() + offset, answer.data_ptr())
                 return answer
         return reduce_along(op, x, dim, keepdim, requested)
-
 
 class CuPyCalls(FastCalls):
     """cupy.ndarray: results from the ndarray constructor (cupy.empty without its Python frame),
@@ -248,7 +258,7 @@ class CuPyCalls(FastCalls):
             except (KeyError, TypeError):  # a first call, or an unhashable dtype=
                 call = self.along_call(key, op, x, dim, keepdim, requested, device)
             if call is not None and self.current_device() == device:
-                shape, result, plan, offset, whole = call
+                shape, result, plan, offset, whole, _ = call
                 answer = self.ndarray(shape, result)
                 if whole is not None:
                     index, nbytes, n = whole

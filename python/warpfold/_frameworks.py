@@ -40,7 +40,7 @@ class Torch:
         if self._raw_delete is None or self._get_device is None:
             self._raw_alloc = None
         self.kept: dict = {}  # (device, stream) -> (address, bytes): kept_scratch's blocks
-        self.templates: dict = {}  # (device, torch dtype) -> the 0-d tensor scalar() makes results like
+        self.templates: dict = {}  # (device, torch dtype) -> the 0-d tensor made_like makes results like
 
     def describe(self, x, what: str) -> View:
         if not x.is_cuda:
@@ -79,25 +79,50 @@ class Torch:
         return self.torch.cuda.current_device()
 
     def empty(self, shape, dtype: str, device: int):
-        if shape == ():
-            return self.scalar(self.dtypes[dtype], device)
-        where = self._devices.get(device) or self.device(device)
-        return self.torch.empty(shape, dtype=self.dtypes[dtype], device=where)
+        return self.made_like(tuple(shape), self.dtypes[dtype], device)
 
     def scalar(self, dtype, device: int):
-        """An uninitialised 0-d tensor of `dtype` (a torch dtype) on `device`, from the current
-        stream's pool: torch.empty_like of a template kept per (device, dtype), which reads one
-        argument where torch.empty reads three. A template made while the stream captures a graph
-        is not kept, since the capture's pool owns its memory, nor one that is not a plain tensor
-        (a tracing mode's stand-in): it is the result itself."""
+        """An uninitialised 0-d tensor of `dtype` (a torch dtype) on `device` (made_like)."""
+        return self.made_like((), dtype, device)
+
+    def made_like(self, shape: tuple, dtype, device: int):
+        """An uninitialised C-contiguous tensor of `shape` and `dtype` (a torch dtype) on `device`,
+        from the current stream's pool: torch.empty_like of the device's template (expanded to the
+        shape where expands_to says so), which reads one argument where torch.empty reads three.
+        Where the template cannot be kept, the tensor made for it is a 0-d result; a result of any
+        other shape is made by torch.empty, as one that expands_to refuses."""
+        like = self.templates.get((device, dtype))
+        if like is None:
+            like, kept = self.template(dtype, device)
+            if not kept:
+                return like if shape == () else self.torch.empty(shape, dtype=dtype, device=self.device(device))
+        if shape == ():
+            return self.torch.empty_like(like)
+        if not self.expands_to(shape):
+            return self.torch.empty(shape, dtype=dtype, device=self.device(device))
+        return self.torch.empty_like(like.expand(shape))
+
+    @staticmethod
+    def expands_to(shape: tuple) -> bool:
+        """Whether empty_like of a 0-d tensor expanded to `shape` lays it out as torch.empty does:
+        where a dim holds 2 or more (the view is not dense: empty_like keeps the order of its
+        strides, all 0, so C order). With every dim 0 or 1 it is dense, and empty_like would keep
+        its strides of 0."""
+        return any(size >= 2 for size in shape)
+
+    def template(self, dtype, device: int):
+        """(the 0-d tensor of `dtype` on `device` that results are made like, whether it is kept):
+        kept per (device, dtype) from the first call on; not kept where it is made while the stream
+        captures a graph, since the capture's pool owns its memory, nor where it is not a plain
+        tensor (a tracing mode's stand-in)."""
         like = self.templates.get((device, dtype))
         if like is not None:
-            return self.torch.empty_like(like)
+            return like, True
         fresh = self.torch.empty((), dtype=dtype, device=self.device(device))
         if type(fresh) is not self.torch.Tensor or _ext.capturing(self.current_stream(device)):
-            return fresh
+            return fresh, False
         self.templates[(device, dtype)] = fresh
-        return self.torch.empty_like(fresh)
+        return fresh, True
 
     @staticmethod
     def pointer(array) -> int:
