@@ -221,6 +221,8 @@ def test_torch_results_are_made_alike_from_the_first_call(monkeypatch, capturing
 
 
 def test_torch_results_along_dims_skip_the_template_where_it_is_dense(monkeypatch):
+    """A result along dims whose dims are all 0 or 1 comes from torch.empty (strides of 1, not the
+    expanded template's 0); a 0-d one is made like the template itself, kept with the call."""
     setup = Setup("torch", monkeypatch)
     assert _frameworks.Torch.expands_to((1, 2)) and _frameworks.Torch.expands_to((3,))
     assert not any(_frameworks.Torch.expands_to(s) for s in [(), (1,), (1, 1), (0,), (0, 1)])
@@ -230,6 +232,10 @@ def test_torch_results_along_dims_skip_the_template_where_it_is_dense(monkeypatc
     for _ in range(2):
         r = warpfold.sum(x, dim=2)
         assert r.shape == (1, 1) and r.stride() == (1, 1)
+    flat = setup.array((64,), "float32")
+    warpfold.sum(flat, dim=0)
+    kept = [call for key, call in setup.calls.along_calls.items() if key[2] == (64,)]
+    assert len(kept) == 1 and kept[0].like is setup.fw.templates[(0, setup.module.float32)]
 
 
 def test_torch_scalars_are_made_like_a_kept_template(monkeypatch):

@@ -118,9 +118,8 @@ class TorchCalls(FastCalls):
     """torch.Tensor: results made as the general path makes them (Torch.made_like), along dims
     like a template expanded once per call shape; temp storage as the general path takes it: the
     block kept for the stream (Torch.kept_scratch) for a full reduce or a single pass along dims,
-    else a block of the caching allocator on x's device.
-    Calls along dims require x's device to be the current one, as their temp storage is a raw
-    block of the current device."""
+    else a block of the caching allocator on x's device. Calls along dims require x's device to be
+    the current one, as their temp storage is a raw block of the current device."""
 
     def __init__(self, fw):
         super().__init__(fw)
@@ -145,7 +144,7 @@ class TorchCalls(FastCalls):
         """`call` with its results made like the device's template of their dtype, expanded to
         their shape once here, where Torch.made_like would make them so (the template is kept)."""
         template = self.templates.get((device, call.result))
-        if template is None or not self.fw.expands_to(call.shape):
+        if template is None or (call.shape and not self.fw.expands_to(call.shape)):
             return call
         return call._replace(like=template.expand(call.shape) if call.shape else template)
 
