@@ -61,12 +61,25 @@ struct Contender {
   bool checked;  // writes the sums
 };
 
+// --rounds N (10 to 100000) or nothing; anything else is refused with the usage.
+bool parse_rounds(int argc, char** argv, int& rounds) {
+  if (argc == 1) return true;
+  if (argc != 3 || std::strcmp(argv[1], "--rounds") != 0) return false;
+  char* end = nullptr;
+  const long n = std::strtol(argv[2], &end, 10);
+  if (end == argv[2] || *end != '\0' || n < 10 || n > 100000) return false;
+  rounds = int(n);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int rounds = 300;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::max(10, std::atoi(argv[++i]));
+  if (!parse_rounds(argc, argv, rounds)) {
+    std::fprintf(stderr, "usage: %s [--rounds N]   (N: timed rounds, 10 to 100000; default 300)\n", argv[0]);
+    return 2;
+  }
   constexpr int kSegments = 1000, kLength = 64, kItems = kSegments * kLength;
   std::vector<float> host(kItems);
   std::mt19937 rng(7);
