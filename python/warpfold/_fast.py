@@ -213,6 +213,7 @@ class TorchCalls(FastCalls):
                 return answer
         return reduce_along(op, x, dim, keepdim, requested)
 
+
 class CuPyCalls(FastCalls):
     """cupy.ndarray: results from the ndarray constructor (cupy.empty without its Python frame),
     temp storage from the memory pool, on the current device's current stream."""
