@@ -84,6 +84,41 @@ TEST(SegmentedPlan, ClassesByLength) {
   EXPECT_EQ(classify_segment(129, 128), segment_class::block);
 }
 
+TEST(SegmentedPlan, BitWidthCountsTheBits) {
+  EXPECT_EQ(bit_width32(0), 0u);
+  EXPECT_EQ(bit_width32(1), 1u);
+  EXPECT_EQ(bit_width32(31), 5u);
+  EXPECT_EQ(bit_width32(32), 6u);
+  EXPECT_EQ(bit_width32(~0u), 32u);
+  for (unsigned b = 0; b < 32; ++b) {
+    EXPECT_EQ(bit_width32(1u << b), b + 1) << b;
+    EXPECT_EQ(bit_width32((1u << b) | ((1u << b) - 1)), b + 1) << b;
+  }
+}
+
+// The kernel's one-step code agrees with the class and the class code, at every element size.
+TEST(SegmentedPlan, SlotCodeIsTheClassAndItsCode) {
+  const auto expected = [](uint64_t len, unsigned bytes) -> unsigned {
+    const segment_class c = classify_segment(len, bytes);
+    return c == segment_class::block ? kBlockClassCode : class_code(c, len);
+  };
+  std::vector<uint64_t> lengths;
+  for (uint64_t len = 0; len <= 13000; ++len) lengths.push_back(len);
+  for (uint64_t big : {uint64_t(1) << 31, uint64_t(1) << 32, (uint64_t(1) << 32) + 1, (uint64_t(1) << 32) + 5,
+                       uint64_t(1) << 40, ~uint64_t(0)}) {
+    lengths.push_back(big);
+  }
+  for (unsigned bytes : {1u, 2u, 4u, 8u, 16u, 64u, 128u}) {
+    for (uint64_t len : lengths) ASSERT_EQ(unsigned(slot_code(len, bytes)), expected(len, bytes)) << len << " of " << bytes;
+  }
+  EXPECT_EQ(slot_code(0, 4), 0u);
+  EXPECT_EQ(slot_code(4, 4), 1u);
+  EXPECT_EQ(slot_code(8, 4), 2u);
+  EXPECT_EQ(slot_code(128, 4), 6u);
+  EXPECT_EQ(slot_code(129, 4), kWarpClassCode);
+  EXPECT_EQ(slot_code(3073, 4), kBlockClassCode);
+}
+
 TEST(SegmentedPlan, PiecesOfLongSegments) {
   const uint64_t little = 1;  // a call whose work is small: pieces of kPieceMinTiles
   EXPECT_EQ(pieces_for(0, kTileItems, 660, little), 1u);

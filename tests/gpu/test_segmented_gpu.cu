@@ -2,7 +2,7 @@
 // warps, blocks, long segments shared by the grid, skewed mixes), CSR and shuffled begin/end
 // offsets, empty and reversed segments, NaN and infinities, argmin/argmax ties, clamped offsets,
 // the same bits whether long segments are shared or not and in whichever tile a block-class
-// segment lies, beyond 2^32 elements, and bad arguments.
+// segment lies, beyond 2^32 elements, bad arguments, and the device's classification.
 #include "gpu/segmented_test_support.cuh"
 
 #include "harness/run_context.hpp"
@@ -283,6 +283,39 @@ TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
   const segment_set s = lay_out(lengths, seed + 1, false);
   check_same_bits_listed_twice<int64_t>(s, seed, 1);
   check_same_bits_listed_twice<int32_t>(s, seed, 1, true);
+}
+
+__global__ void slot_codes_kernel(const uint64_t* lengths, size_t count, unsigned elem_bytes, uint8_t* codes) {
+  const size_t k = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (k < count) codes[k] = detail::slot_code(lengths[k], elem_bytes);
+}
+
+// The kernels classify with the device's form of slot_code (count leading zeros), the host
+// plans with its own: both give the same code for every length.
+TEST(SegmentedReduce, SlotCodesOnTheDeviceAreTheHosts) {
+  WARPFOLD_REQUIRE_GPU();
+  std::vector<uint64_t> lengths;
+  for (uint64_t len = 0; len <= 13000; ++len) lengths.push_back(len);
+  for (uint64_t big : {uint64_t(1) << 32, (uint64_t(1) << 32) + 3, uint64_t(1) << 40, ~uint64_t(0)}) {
+    lengths.push_back(big);
+  }
+  uint64_t* d_lengths = nullptr;
+  uint8_t* d_codes = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_lengths, lengths.size() * sizeof(uint64_t)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_codes, lengths.size()), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d_lengths, lengths.data(), lengths.size() * sizeof(uint64_t), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  for (unsigned bytes : {1u, 4u, 8u, 64u}) {
+    slot_codes_kernel<<<unsigned((lengths.size() + 255) / 256), 256>>>(d_lengths, lengths.size(), bytes, d_codes);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    std::vector<uint8_t> codes(lengths.size());
+    ASSERT_EQ(cudaMemcpy(codes.data(), d_codes, codes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (size_t k = 0; k < lengths.size(); ++k) {
+      ASSERT_EQ(unsigned(codes[k]), unsigned(detail::slot_code(lengths[k], bytes))) << lengths[k] << " of " << bytes;
+    }
+  }
+  cudaFree(d_lengths);
+  cudaFree(d_codes);
 }
 
 // No segments: nothing is read or written, whatever the pointers.

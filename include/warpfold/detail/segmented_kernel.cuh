@@ -216,15 +216,20 @@ struct segments_block {
     }
     if constexpr (kAloneMax > 1) fold_longer_alone(first, longer);
     has_lists = __syncthreads_or(has_lists);
+    bool published = false;
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       if ((whole >> k & 1u) == 0) continue;
       const unsigned j = threadIdx.x + k * kSegmentThreads;
       const uint64_t pieces = pieces_of(p.source.view_of({sh.base[j], sh.len[j]}).items());
-      if (pieces < 2 || !publish(first + j, pieces)) sh.own[atomicAdd(&sh.own_count, 1u)] = j;
+      if (pieces >= 2 && publish(first + j, pieces)) {
+        published = true;
+      } else {
+        sh.own[atomicAdd(&sh.own_count, 1u)] = j;
+      }
     }
-    __syncthreads();
-    if (threadIdx.x == 0) count_classified_tile();
+    published = __syncthreads_or(published);
+    if (threadIdx.x == 0) count_classified_tile(published);
     return has_lists;
   }
 
@@ -233,9 +238,8 @@ struct segments_block {
   // position for the steps that read it from shared memory (every code but 0 and the one-lane
   // class its thread folds right away). Returns its code, kBlockClassCode for the block class.
   __device__ __forceinline__ uint8_t file_slot(uint64_t first, unsigned j, const segment_slot& slot) const {
-    const segment_class c = classify_segment(slot.len, sizeof(T));
-    if (c == segment_class::empty) write(first + j, Acc{}, false);
-    const uint8_t code = c == segment_class::block ? kBlockClassCode : class_code(c, slot.len);
+    const uint8_t code = slot_code(slot.len, sizeof(T));
+    if (code == 0) write(first + j, Acc{}, false);
     const bool in_a_list = code > kAloneMax && code != kBlockClassCode;
     sh.code[j] = in_a_list ? code : 0;
     if (code > (kAloneMax >= 1 ? 1 : 0)) {
@@ -245,12 +249,13 @@ struct segments_block {
     return code;
   }
 
-  // The first len elements of a segment (len at most kItems; 0: none).
+  // Elements from … from + kItems - 1 of a segment of len elements, those below len (0: none).
   template <unsigned kItems>
-  __device__ __forceinline__ void load_alone(const segment_slot& slot, unsigned len, T (&v)[kItems]) const {
+  __device__ __forceinline__ void load_alone(const segment_slot& slot, unsigned len, T (&v)[kItems],
+                                             unsigned from = 0) const {
     const View seg = p.source.view_of(slot);
 #pragma unroll
-    for (unsigned m = 0; m < kItems; ++m) v[m] = m < len ? seg.element_at(m) : T{};
+    for (unsigned m = 0; m < kItems; ++m) v[m] = from + m < len ? seg.element_at(from + m) : T{};
   }
 
   // Elements v of a segment of len elements, v[m] its element start + m·stride, folded into f in
@@ -334,35 +339,36 @@ struct segments_block {
     for (unsigned k0 = 0; k0 < kPerThread; k0 += kInFlight) {
       if ((longer >> k0 & ((1u << kInFlight) - 1)) == 0) continue;
       T v[kInFlight][kRest];
-      unsigned rests = 0;  // byte b: slot k0 + b's elements left
+      unsigned lens = 0;  // byte b: slot k0 + b's length, where it is one of these
 #pragma unroll
       for (unsigned b = 0; b < kInFlight; ++b) {
         const unsigned j = threadIdx.x + (k0 + b) * kSegmentThreads;
         const bool mine = longer >> (k0 + b) & 1u;
         const unsigned len = mine ? unsigned(sh.len[j]) : 0u;
-        const View seg = p.source.view_of({mine ? sh.base[j] : 0, len});
-#pragma unroll
-        for (unsigned m = 0; m < kRest; ++m) v[b][m] = kHeadItems + m < len ? seg.element_at(kHeadItems + m) : T{};
-        rests |= (mine ? len - kHeadItems : 0u) << 8 * b;
+        load_alone({mine ? sh.base[j] : 0, len}, len, v[b], kHeadItems);
+        lens |= len << 8 * b;
       }
 #pragma unroll
       for (unsigned b = 0; b < kInFlight; ++b) {
-        const unsigned rest = rests >> 8 * b & 0xffu;
-        if (rest == 0) continue;
+        const unsigned len = lens >> 8 * b & 0xffu;
+        if (len == 0) continue;
         fold_t f = fold_after_head(k0 + b);
-#pragma unroll
-        for (unsigned m = 0; m < kRest; ++m) {
-          if (m < rest) f.add_element(v[b][m], kHeadItems + m);
-        }
+        fold_items(f, v[b], len, kHeadItems, 1);
         write(first + threadIdx.x + (k0 + b) * kSegmentThreads, f.acc, true);
       }
     }
   }
 
   // Thread 0, after a tile's classification: the counter that helpers wait on goes up by one.
-  __device__ __forceinline__ void count_classified_tile() {
-    if (counted_a_tile) {
+  // Only a tile that published a segment releases the block's stores with its add: a release
+  // waits for the thread's stores to land, a round trip the block's next tile would wait for. A
+  // later relaxed add extends an earlier release's chain of adds, so a helper that reads past it
+  // still sees what that tile published.
+  __device__ __forceinline__ void count_classified_tile(bool published) {
+    if (counted_a_tile && published) {
       tagged_add_installed(word(kClassifiedWord), 1, cuda::memory_order_release);
+    } else if (counted_a_tile) {
+      tagged_add_installed(word(kClassifiedWord), 1, cuda::memory_order_relaxed);
     } else {
       tagged_add(word(kClassifiedWord), tag, 1);
       counted_a_tile = true;
@@ -532,7 +538,8 @@ struct segments_block {
     const uint64_t left = p.segments - first;
     const unsigned count = unsigned(left < p.tile_segments ? left : p.tile_segments);
     if (load_tile(first, count)) fold_warp_classes(first, count);
-    __syncthreads();
+    // own_count is final since load_tile's last barrier, and the block reductions below touch
+    // nothing the lists use: no barrier between the warps' lists and the block's own segments.
     const unsigned owned = sh.own_count;
     for (unsigned k = 0; k < owned; ++k) {
       const unsigned j = sh.own[k];

@@ -109,15 +109,24 @@ WARPFOLD_HOST_DEVICE constexpr range_split split_range(uint64_t len, uint64_t ad
 
 enum class segment_class : unsigned { empty, lanes, warp, block };
 
+// The bits x needs (0 for 0): one instruction on the device (count leading zeros).
+WARPFOLD_HOST_DEVICE constexpr unsigned bit_width32(unsigned x) {
+#ifdef __CUDA_ARCH__
+  return 32u - unsigned(__clz(int(x)));
+#else
+  unsigned bits = 0;
+  for (; x != 0; x >>= 1) ++bits;
+  return bits;
+#endif
+}
+
 // The lane class of a segment of len elements as 1 + log2(lanes), lanes the narrowest group of
 // 1, 2, 4, 8, 16 or 32 whose lanes read at most kLaneItems elements each; 0 when it needs more.
-// A fixed count of 32-bit compares, not a loop: the segments kernel classifies every segment.
+// A closed form, not a loop: the segments kernel classifies every segment.
 WARPFOLD_HOST_DEVICE constexpr unsigned lane_code(uint64_t len) {
   if (len > uint64_t(kLaneItems) * kMaxLaneGroup) return 0;
   const unsigned beyond_one = len == 0 ? 0u : unsigned(len - 1) / kLaneItems;  // lanes needed, less one
-  unsigned code = 1;
-  for (unsigned lanes = 1; lanes < kMaxLaneGroup; lanes *= 2) code += beyond_one >= lanes ? 1u : 0u;
-  return code;
+  return 1u + bit_width32(beyond_one);  // lanes: the least power of two above beyond_one
 }
 
 // The lanes that reduce a segment of len elements in the lane classes, or 0 when it needs more.
@@ -168,6 +177,15 @@ WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsi
 WARPFOLD_HOST_DEVICE constexpr uint8_t class_code(segment_class c, uint64_t len) {
   if (c == segment_class::warp) return kWarpClassCode;
   return c == segment_class::lanes ? uint8_t(lane_code(len)) : uint8_t(0);
+}
+
+// A segment's class and code in one: 0 when empty, its lane code, kWarpClassCode, or
+// kBlockClassCode. The segments kernel's per-segment form of classify_segment and class_code.
+WARPFOLD_HOST_DEVICE constexpr uint8_t slot_code(uint64_t len, unsigned elem_bytes) {
+  if (len > uint64_t(kLaneItems) * kMaxLaneGroup) {
+    return len <= warp_max_items(elem_bytes) ? kWarpClassCode : kBlockClassCode;
+  }
+  return len == 0 ? uint8_t(0) : uint8_t(lane_code(len));
 }
 
 // Tiles per piece of a long segment, as a power of two: 4, 8 or 16, the largest that still gives
