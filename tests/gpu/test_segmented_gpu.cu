@@ -290,8 +290,8 @@ __global__ void slot_codes_kernel(const uint64_t* lengths, size_t count, unsigne
   if (k < count) codes[k] = detail::slot_code(lengths[k], elem_bytes);
 }
 
-// The kernels classify with the device's form of slot_code (count leading zeros), the host
-// plans with its own: both give the same code for every length.
+// The kernels classify with slot_code's device form (a count of leading zeros); its host form is
+// a loop, which the CPU tests check: both give the same code for every length.
 TEST(SegmentedReduce, SlotCodesOnTheDeviceAreTheHosts) {
   WARPFOLD_REQUIRE_GPU();
   std::vector<uint64_t> lengths;
@@ -299,23 +299,18 @@ TEST(SegmentedReduce, SlotCodesOnTheDeviceAreTheHosts) {
   for (uint64_t big : {uint64_t(1) << 32, (uint64_t(1) << 32) + 3, uint64_t(1) << 40, ~uint64_t(0)}) {
     lengths.push_back(big);
   }
-  uint64_t* d_lengths = nullptr;
-  uint8_t* d_codes = nullptr;
-  ASSERT_EQ(cudaMalloc(&d_lengths, lengths.size() * sizeof(uint64_t)), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&d_codes, lengths.size()), cudaSuccess);
-  ASSERT_EQ(cudaMemcpy(d_lengths, lengths.data(), lengths.size() * sizeof(uint64_t), cudaMemcpyHostToDevice),
-            cudaSuccess);
+  const device_vector<uint64_t> d_lengths(lengths);
+  const device_vector<uint8_t> d_codes(std::vector<uint8_t>(lengths.size(), 0xff));
   for (unsigned bytes : {1u, 4u, 8u, 64u}) {
-    slot_codes_kernel<<<unsigned((lengths.size() + 255) / 256), 256>>>(d_lengths, lengths.size(), bytes, d_codes);
+    slot_codes_kernel<<<unsigned((lengths.size() + 255) / 256), 256>>>(d_lengths.get(), lengths.size(), bytes,
+                                                                      d_codes.get());
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     std::vector<uint8_t> codes(lengths.size());
-    ASSERT_EQ(cudaMemcpy(codes.data(), d_codes, codes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(codes.data(), d_codes.get(), codes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
     for (size_t k = 0; k < lengths.size(); ++k) {
       ASSERT_EQ(unsigned(codes[k]), unsigned(detail::slot_code(lengths[k], bytes))) << lengths[k] << " of " << bytes;
     }
   }
-  cudaFree(d_lengths);
-  cudaFree(d_codes);
 }
 
 // No segments: nothing is read or written, whatever the pointers.

@@ -92,7 +92,7 @@ struct segments_block {
     int64_t base[kMaxTileSegments];  // the tile's slots
     uint64_t len[kMaxTileSegments];
     unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order
-    uint8_t code[kMaxTileSegments];  // the slots' class_code
+    uint8_t code[kMaxTileSegments];  // the slots' codes for the lists (slot_code; 0: in none)
     union {
       // Each warp's slots per lane class with a list (none for those the threads fold alone).
       uint16_t listed[kSegmentWarps][kLaneClasses - alone_max_code(sizeof(T))][kMaxTileSegments / kSegmentWarps];
@@ -216,20 +216,20 @@ struct segments_block {
     }
     if constexpr (kAloneMax > 1) fold_longer_alone(first, longer);
     has_lists = __syncthreads_or(has_lists);
-    bool published = false;
+    bool any_published = false;
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       if ((whole >> k & 1u) == 0) continue;
       const unsigned j = threadIdx.x + k * kSegmentThreads;
       const uint64_t pieces = pieces_of(p.source.view_of({sh.base[j], sh.len[j]}).items());
       if (pieces >= 2 && publish(first + j, pieces)) {
-        published = true;
+        any_published = true;
       } else {
         sh.own[atomicAdd(&sh.own_count, 1u)] = j;
       }
     }
-    published = __syncthreads_or(published);
-    if (threadIdx.x == 0) count_classified_tile(published);
+    any_published = __syncthreads_or(any_published);
+    if (threadIdx.x == 0) count_classified_tile(any_published);
     return has_lists;
   }
 
@@ -360,10 +360,12 @@ struct segments_block {
   }
 
   // Thread 0, after a tile's classification: the counter that helpers wait on goes up by one.
-  // Only a tile that published a segment releases the block's stores with its add: a release
-  // waits for the thread's stores to land, a round trip the block's next tile would wait for. A
-  // later relaxed add extends an earlier release's chain of adds, so a helper that reads past it
-  // still sees what that tile published.
+  // Where the tile published a long segment, the add releases the block's stores, so that a
+  // helper reading the count finds the entry at once (one that missed it would only leave its
+  // pieces to others: the publisher helps too). Elsewhere it is relaxed, as a release waits for
+  // the thread's stores to land, a round trip the block's next tile would wait for; a relaxed add
+  // extends the chain of adds, so a helper reading past it still sees what earlier releases did.
+  // The block's first add installs the call's tag and is acq_rel either way.
   __device__ __forceinline__ void count_classified_tile(bool published) {
     if (counted_a_tile && published) {
       tagged_add_installed(word(kClassifiedWord), 1, cuda::memory_order_release);

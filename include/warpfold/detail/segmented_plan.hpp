@@ -109,15 +109,15 @@ WARPFOLD_HOST_DEVICE constexpr range_split split_range(uint64_t len, uint64_t ad
 
 enum class segment_class : unsigned { empty, lanes, warp, block };
 
-// The bits x needs (0 for 0): one instruction on the device (count leading zeros).
+// The bits x needs (0 for 0): one instruction on the device (count leading zeros), a loop on the
+// host and at compile time (__clz is not constexpr).
 WARPFOLD_HOST_DEVICE constexpr unsigned bit_width32(unsigned x) {
 #ifdef __CUDA_ARCH__
-  return 32u - unsigned(__clz(int(x)));
-#else
+  if (!__builtin_is_constant_evaluated()) return 32u - unsigned(__clz(int(x)));
+#endif
   unsigned bits = 0;
   for (; x != 0; x >>= 1) ++bits;
   return bits;
-#endif
 }
 
 // The lane class of a segment of len elements as 1 + log2(lanes), lanes the narrowest group of
@@ -187,6 +187,8 @@ WARPFOLD_HOST_DEVICE constexpr uint8_t slot_code(uint64_t len, unsigned elem_byt
   }
   return len == 0 ? uint8_t(0) : uint8_t(lane_code(len));
 }
+static_assert(lane_code(5) == 2 && slot_code(128, 4) == 6 && slot_code(129, 4) == kWarpClassCode,
+              "the classes are usable at compile time");
 
 // Tiles per piece of a long segment, as a power of two: 4, 8 or 16, the largest that still gives
 // every block of the grid (max_pieces) one piece of the call's work_tiles. Larger pieces cost
