@@ -164,11 +164,33 @@ TEST(SegmentedPlan, TileSizeGivesEachBlockOneTileWhereItCan) {
   EXPECT_EQ(tile_segments(uint64_t(1) << 16, 660), 100u);
   EXPECT_EQ(tile_segments(10923, 528), 21u);  // 521 tiles: a power of two (32) would leave 186 blocks without one
   EXPECT_EQ(tile_segments(5, 0), 5u);          // no grid: taken as one block
-  for (uint64_t segments : {uint64_t(1) << 12, uint64_t(52000), uint64_t(1) << 20, uint64_t(3) << 30}) {
+  for (uint64_t segments : {uint64_t(1) << 12, uint64_t(52000), uint64_t(660) * kMaxTileSegments}) {
     const unsigned k = tile_segments(segments, 660);
-    EXPECT_LE(k, kMaxTileSegments);
-    if (k < kMaxTileSegments) EXPECT_LE(ceil_div(segments, k), 660u) << "one round of tiles: " << segments;
+    EXPECT_LE(ceil_div(segments, k), 660u) << "one round of tiles: " << segments;
     if (k > 1) EXPECT_GT(ceil_div(segments, k - 1), 660u) << "the smallest such tile: " << segments;
+  }
+}
+
+TEST(SegmentedPlan, TileSizeEvensOutSeveralRounds) {
+  // 1.15 M segments on 528 blocks: full tiles would make 1125, a third round for 69 blocks; tiles
+  // of 736 make three rounds of 528, less 20 tiles.
+  EXPECT_EQ(tile_segments(1151000, 528), 736u);
+  EXPECT_EQ(ceil_div(1151000, 736), 1564u);
+  // Where full tiles already fill their last round, the tiles stay full.
+  EXPECT_EQ(tile_segments(uint64_t(1) << 24, 528), kMaxTileSegments);  // 31.03 rounds
+  EXPECT_EQ(tile_segments(uint64_t(1) << 20, 528), kMaxTileSegments);  // 1.94 rounds
+  for (uint64_t grid : {1u, 132u, 528u, 660u}) {
+    for (uint64_t segments : {grid * kMaxTileSegments + 1, uint64_t(1) << 20, uint64_t(1474000), uint64_t(3) << 30}) {
+      if (segments <= grid * kMaxTileSegments) continue;
+      const uint64_t rounds = ceil_div(segments, grid * kMaxTileSegments);
+      const unsigned k = tile_segments(segments, unsigned(grid));
+      EXPECT_EQ(k % kTileSegmentsStep, 0u) << segments << " on " << grid;
+      EXPECT_LE(k, kMaxTileSegments);
+      EXPECT_LE(ceil_div(segments, k), rounds * grid) << "no more rounds than full tiles: " << segments;
+      if (k > kTileSegmentsStep) {
+        EXPECT_GT(ceil_div(segments, k - kTileSegmentsStep), rounds * grid) << "the smallest such tile: " << segments;
+      }
+    }
   }
 }
 

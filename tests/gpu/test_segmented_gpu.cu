@@ -48,6 +48,26 @@ TEST(SegmentedReduce, FloatSumsOfEveryRegime) {
   }
 }
 
+// More segments than the grid's tiles of kMaxTileSegments hold in one round: the tiles shrink so
+// that their rounds even out (tile_segments), and every segment is still reduced once.
+TEST(SegmentedReduce, TilesOfSeveralRoundsCoverEverySegment) {
+  WARPFOLD_REQUIRE_GPU();
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  // 1.1 rounds of full tiles on a grid of 8 blocks per SM (the most of 256 threads), more on fewer.
+  const uint64_t segments = uint64_t(sms) * 8 * detail::kMaxTileSegments * 11 / 10;
+  const uint64_t seed = new_seed();
+  std::mt19937_64 gen(seed);
+  std::vector<uint64_t> lengths(segments);
+  for (uint64_t& len : lengths) len = gen() % 10 == 0 ? 0 : gen() % 4 == 0 ? 9 + gen() % 56 : 1 + gen() % 8;
+  for (bool csr : {true, false}) {
+    const segment_set s = lay_out(lengths, seed + 1, csr);
+    check_float_segments(quarter_values<float>(s.n, seed + 2), s, plus{}, 0.5f,
+                         "several rounds of tiles, " + std::string(csr ? "CSR" : "begin/end") + ", seed " +
+                             std::to_string(seed));
+  }
+}
+
 // A NaN makes a segment's sum and maximum NaN; +inf wins the maximum; +inf and -inf sum to NaN.
 TEST(SegmentedReduce, NanAndInfinitiesPerSegment) {
   WARPFOLD_REQUIRE_GPU();

@@ -69,6 +69,7 @@ inline constexpr unsigned kPieceMaxTilesLog2 = 4;    // at most: 16, where the c
 inline constexpr unsigned kPieceMinTiles = 1u << kPieceMinTilesLog2;
 inline constexpr unsigned kPieceMaxTiles = 1u << kPieceMaxTilesLog2;
 inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
+inline constexpr unsigned kTileSegmentsStep = 32;    // tiles of several rounds: whole lines of offsets
 inline constexpr unsigned kHelperPollNs = 500;       // pause between an idle block's polls
 inline constexpr unsigned kPoolSplits = 32;          // long segments split grid-wide at once, without the input's length
 // The columns kernel's policy.
@@ -226,9 +227,21 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile
 // few barriers per block, so few full tiles beat many small ones; the blocks still share long
 // segments' pieces, which balances a tile's load. Not rounded to a power of two, which would
 // leave up to half the blocks without a tile.
+//
+// Where the segments need more rounds, every round is about as full as the others: the fewest
+// segments, in multiples of 32, that fill as many rounds as full tiles would. Full tiles would
+// leave a last round to a few blocks, and a tile of lane-class segments takes as long alone as
+// among others (its warps wait on one batch after another); multiples of 32 keep a tile's offsets
+// on whole cache lines.
 WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigned grid) {
-  const uint64_t k = ceil_div(segments, grid > 0 ? grid : 1);
-  return k < 1 ? 1u : k > kMaxTileSegments ? kMaxTileSegments : unsigned(k);
+  const uint64_t blocks = grid > 0 ? grid : 1;
+  const uint64_t rounds = ceil_div(segments, blocks * kMaxTileSegments);
+  if (rounds <= 1) {
+    const uint64_t k = ceil_div(segments, blocks);
+    return k < 1 ? 1u : unsigned(k);
+  }
+  const uint64_t k = ceil_div(ceil_div(segments, blocks * rounds), kTileSegmentsStep) * kTileSegmentsStep;
+  return k > kMaxTileSegments ? kMaxTileSegments : unsigned(k);
 }
 
 // The tiles that blocks 0 … b take between them (tile t goes to block t mod grid): what a block
