@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -56,14 +57,15 @@ TEST(SegmentedPlan, LaneCodeNamesTheLanes) {
     ASSERT_GE(code, 1u) << len;
     ASSERT_LE(code, kLaneClasses) << len;
     EXPECT_EQ(1u << (code - 1), lanes_for_length(len)) << len;
-    EXPECT_EQ(class_code(segment_class::lanes, len), code) << len;
+    EXPECT_EQ(slot_code(len, 4), code) << len;
   }
   EXPECT_EQ(lane_code(4), 1u);
   EXPECT_EQ(lane_code(5), 2u);
   EXPECT_EQ(lane_code(65), 6u);
   EXPECT_EQ(lane_code(129), 0u);
-  EXPECT_EQ(class_code(segment_class::warp, 200), kWarpClassCode);
-  EXPECT_EQ(class_code(segment_class::block, 5000), 0u);
+  EXPECT_EQ(slot_code(200, 4), kWarpClassCode);
+  EXPECT_EQ(slot_code(5000, 4), kBlockClassCode);
+  EXPECT_EQ(slot_code(0, 4), 0u);
 }
 
 TEST(SegmentedPlan, ClassesByLength) {
@@ -96,11 +98,17 @@ TEST(SegmentedPlan, BitWidthCountsTheBits) {
   }
 }
 
-// The kernel's one-step code agrees with the class and the class code, at every element size.
-TEST(SegmentedPlan, SlotCodeIsTheClassAndItsCode) {
+// The code, by the classes' rule spelled out (the narrowest group of lanes that holds the
+// segment at kLaneItems each, then a warp up to kWarpMaxBytes, then a block), at every element
+// size; the class is the code's.
+TEST(SegmentedPlan, SlotCodeFollowsTheClassesRule) {
   const auto expected = [](uint64_t len, unsigned bytes) -> unsigned {
-    const segment_class c = classify_segment(len, bytes);
-    return c == segment_class::block ? kBlockClassCode : class_code(c, len);
+    if (len == 0) return 0;
+    for (unsigned lanes = 1, code = 1; lanes <= kMaxLaneGroup; lanes *= 2, ++code) {
+      if (len <= uint64_t(lanes) * kLaneItems) return code;
+    }
+    return len <= std::max<uint64_t>(kWarpMaxBytes / bytes, kLaneItems * kMaxLaneGroup) ? kWarpClassCode
+                                                                                      : kBlockClassCode;
   };
   std::vector<uint64_t> lengths;
   for (uint64_t len = 0; len <= 13000; ++len) lengths.push_back(len);
@@ -109,8 +117,16 @@ TEST(SegmentedPlan, SlotCodeIsTheClassAndItsCode) {
     lengths.push_back(big);
   }
   for (unsigned bytes : {1u, 2u, 4u, 8u, 16u, 64u, 128u}) {
-    for (uint64_t len : lengths) ASSERT_EQ(unsigned(slot_code(len, bytes)), expected(len, bytes)) << len << " of " << bytes;
+    for (uint64_t len : lengths) {
+      ASSERT_EQ(unsigned(slot_code(len, bytes)), expected(len, bytes)) << len << " of " << bytes;
+      ASSERT_EQ(classify_segment(len, bytes), class_of_code(slot_code(len, bytes))) << len << " of " << bytes;
+    }
   }
+  EXPECT_EQ(class_of_code(0), segment_class::empty);
+  EXPECT_EQ(class_of_code(1), segment_class::lanes);
+  EXPECT_EQ(class_of_code(kLaneClasses), segment_class::lanes);
+  EXPECT_EQ(class_of_code(kWarpClassCode), segment_class::warp);
+  EXPECT_EQ(class_of_code(kBlockClassCode), segment_class::block);
   EXPECT_EQ(slot_code(0, 4), 0u);
   EXPECT_EQ(slot_code(4, 4), 1u);
   EXPECT_EQ(slot_code(8, 4), 2u);

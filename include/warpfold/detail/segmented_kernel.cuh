@@ -835,11 +835,12 @@ struct segments_block {
     const uint64_t w = uint64_t(gridDim.x - 1 - blockIdx.x) * kSegmentWarps + threadIdx.x / 32;
     for (uint64_t j = w; j < count; j += warps) {
       const segment_slot slot{sh.base[j], sh.len[j]};
-      const segment_class c = classify_segment(slot.len, sizeof(T));
+      const uint8_t code = slot_code(slot.len, sizeof(T));
+      const segment_class c = class_of_code(code);
       if (c == segment_class::empty) {
         if (lane == 0) write(j, Acc{}, false);
       } else if (c == segment_class::lanes) {
-        fold_lanes_in_warp(j, slot, class_code(c, slot.len), lane);
+        fold_lanes_in_warp(j, slot, code, lane);
       } else if (c == segment_class::warp) {
         fold_in_warp(j, slot, lane);
       }

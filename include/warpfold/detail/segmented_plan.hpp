@@ -167,28 +167,28 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t warp_max_items(unsigned elem_bytes) {
   return by_bytes > lanes_max ? by_bytes : lanes_max;
 }
 
-WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsigned elem_bytes) {
-  if (len == 0) return segment_class::empty;
-  if (len <= uint64_t(kLaneItems) * kMaxLaneGroup) return segment_class::lanes;
-  if (len <= warp_max_items(elem_bytes)) return segment_class::warp;
-  return segment_class::block;
-}
-
-// The code of a segment of len elements already classified as c.
-WARPFOLD_HOST_DEVICE constexpr uint8_t class_code(segment_class c, uint64_t len) {
-  if (c == segment_class::warp) return kWarpClassCode;
-  return c == segment_class::lanes ? uint8_t(lane_code(len)) : uint8_t(0);
-}
-
 // A segment's class and code in one: 0 when empty, its lane code, kWarpClassCode, or
-// kBlockClassCode. The segments kernel's per-segment form of classify_segment and class_code.
+// kBlockClassCode. The one definition of the classes' boundaries, taken per segment by the kernels.
 WARPFOLD_HOST_DEVICE constexpr uint8_t slot_code(uint64_t len, unsigned elem_bytes) {
   if (len > uint64_t(kLaneItems) * kMaxLaneGroup) {
     return len <= warp_max_items(elem_bytes) ? kWarpClassCode : kBlockClassCode;
   }
   return len == 0 ? uint8_t(0) : uint8_t(lane_code(len));
 }
-static_assert(lane_code(5) == 2 && slot_code(128, 4) == 6 && slot_code(129, 4) == kWarpClassCode,
+
+// The class a code names.
+WARPFOLD_HOST_DEVICE constexpr segment_class class_of_code(uint8_t code) {
+  return code == 0                 ? segment_class::empty
+         : code <= kLaneClasses    ? segment_class::lanes
+         : code == kWarpClassCode  ? segment_class::warp
+                                   : segment_class::block;
+}
+
+// The class of a segment of len elements of elem_bytes each.
+WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsigned elem_bytes) {
+  return class_of_code(slot_code(len, elem_bytes));
+}
+static_assert(lane_code(5) == 2 && slot_code(128, 4) == 6 && classify_segment(129, 4) == segment_class::warp,
               "the classes are usable at compile time");
 
 // Tiles per piece of a long segment, as a power of two: 4, 8 or 16, the largest that still gives
