@@ -10,8 +10,8 @@
 #
 # What keeps a run within its bounds (docs/reliability.md has the times):
 # - Input sizes are capped at WARPFOLD_TEST_MAX_N (default 2^20): the tools slow kernels by one to
-#   two orders of magnitude. The tests of the largest grids, the bulk kernel and the combine's
-#   grid paths then run again at full size (up to 2^27).
+#   two orders of magnitude. The tests of the largest grids, the bulk kernel, the combine's grid
+#   paths and the segments kernel's rounds of tiles then run again at full size (up to 2^27).
 # - The tests know the tool (WARPFOLD_SANITIZE). Under racecheck and initcheck, which slow every
 #   launch most, they take representative lists: every kernel path and size class, but one
 #   pointer offset per size where other runs take all, and no reproducibility reruns
@@ -105,9 +105,11 @@ for entry in "${excluded[@]}"; do
 done
 must_be_clean="*-$left_out"
 # The size cap keeps the largest grids (a thousand blocks, several partials per combiner thread),
-# the bulk kernel (inputs above 256 MiB) and all but the smallest of the combine's grid paths out
-# of the capped pass: their own tests run again at full size.
-at_full_size="ReduceBulk.*:ReduceNamedKernel/bulk.*:ReduceInt.Int32SumsAtFullWidthOnTheLargestGrids:ReduceCombine.*-$left_out"
+# the bulk kernel (inputs above 256 MiB), all but the smallest of the combine's grid paths and the
+# segments kernel's rounds of tiles (over a thousand segments per block) out of the capped pass:
+# their own tests run again at full size.
+at_full_size="ReduceBulk.*:ReduceNamedKernel/bulk.*:ReduceInt.Int32SumsAtFullWidthOnTheLargestGrids:ReduceCombine.*"
+at_full_size+=":SegmentedReduce.TilesOfSeveralRoundsCoverEverySegment-$left_out"
 
 if [ -n "${SANITIZE_GPUS:-}" ]; then
   read -r -a devices <<<"$SANITIZE_GPUS"
@@ -202,7 +204,7 @@ for tool in "${tools[@]}"; do
     "$tests" --gtest_filter='Ladder/LadderKernelTest.*book*' >"$blog" 2>&1
   echo "$tool: book ladder kernels: $(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard).*' "$blog" | tail -1); kinds: $(grep -Eo '(Invalid __global__ [a-z]+|Race reported between [A-Za-z]+ access|Barrier error|Uninitialized __global__ memory read|[A-Z][a-z]+ hazard)' "$blog" | sort | uniq -c | tr '\n' ';')" | tee -a "$summary"
 
-  WARPFOLD_TEST_MAX_N=$((1 << 27)) clean_pass "$tool" "$tool-large" "largest grids, the bulk kernel, the combine's paths" "$at_full_size"
+  WARPFOLD_TEST_MAX_N=$((1 << 27)) clean_pass "$tool" "$tool-large" "largest grids, the bulk kernel, the combine's paths, rounds of tiles" "$at_full_size"
 done
 echo "total: $(($(date +%s) - started)) s" | tee -a "$summary"
 # The logs travel as one archive.

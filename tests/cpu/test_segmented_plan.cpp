@@ -119,12 +119,15 @@ TEST(SegmentedPlan, SlotCodeFollowsTheClassesRule) {
   for (unsigned bytes : {1u, 2u, 4u, 8u, 16u, 64u, 128u}) {
     for (uint64_t len : lengths) {
       ASSERT_EQ(unsigned(slot_code(len, bytes)), expected(len, bytes)) << len << " of " << bytes;
-      ASSERT_EQ(classify_segment(len, bytes), class_of_code(slot_code(len, bytes))) << len << " of " << bytes;
+      const segment_class by_rule = len == 0                           ? segment_class::empty
+                                    : len <= kLaneItems * kMaxLaneGroup ? segment_class::lanes
+                                    : expected(len, bytes) == kWarpClassCode ? segment_class::warp
+                                                                             : segment_class::block;
+      ASSERT_EQ(classify_segment(len, bytes), by_rule) << len << " of " << bytes;
     }
   }
   EXPECT_EQ(class_of_code(0), segment_class::empty);
-  EXPECT_EQ(class_of_code(1), segment_class::lanes);
-  EXPECT_EQ(class_of_code(kLaneClasses), segment_class::lanes);
+  for (unsigned code = 1; code <= kLaneClasses; ++code) EXPECT_EQ(class_of_code(uint8_t(code)), segment_class::lanes);
   EXPECT_EQ(class_of_code(kWarpClassCode), segment_class::warp);
   EXPECT_EQ(class_of_code(kBlockClassCode), segment_class::block);
   EXPECT_EQ(slot_code(0, 4), 0u);
@@ -195,8 +198,11 @@ TEST(SegmentedPlan, TileSizeEvensOutSeveralRounds) {
   // Where full tiles already fill their last round, the tiles stay full.
   EXPECT_EQ(tile_segments(uint64_t(1) << 24, 528), kMaxTileSegments);  // 31.03 rounds
   EXPECT_EQ(tile_segments(uint64_t(1) << 20, 528), kMaxTileSegments);  // 1.94 rounds
+  EXPECT_EQ(tile_segments(528 * 2 * 768, 528), 768u);                    // two rounds of exactly 768
   for (uint64_t grid : {1u, 132u, 528u, 660u}) {
-    for (uint64_t segments : {grid * kMaxTileSegments + 1, uint64_t(1) << 20, uint64_t(1474000), uint64_t(3) << 30}) {
+    // Counts that fill their rounds with a whole number of steps exactly, and counts between.
+    for (uint64_t segments : {grid * kMaxTileSegments + 1, grid * 2 * 768, grid * 2 * 768 + 1, grid * 3 * 992,
+                              grid * 2 * kMaxTileSegments, uint64_t(1) << 20, uint64_t(1474000), uint64_t(3) << 30}) {
       if (segments <= grid * kMaxTileSegments) continue;
       const uint64_t rounds = ceil_div(segments, grid * kMaxTileSegments);
       const unsigned k = tile_segments(segments, unsigned(grid));

@@ -60,6 +60,7 @@ TEST(SegmentedReduce, TilesOfSeveralRoundsCoverEverySegment) {
   std::mt19937_64 gen(seed);
   std::vector<uint64_t> lengths(segments);
   for (uint64_t& len : lengths) len = gen() % 10 == 0 ? 0 : gen() % 4 == 0 ? 9 + gen() % 56 : 1 + gen() % 8;
+  WARPFOLD_REQUIRE_TEST_SIZE(std::accumulate(lengths.begin(), lengths.end(), uint64_t(0)));
   for (bool csr : {true, false}) {
     const segment_set s = lay_out(lengths, seed + 1, csr);
     check_float_segments(quarter_values<float>(s.n, seed + 2), s, plus{}, 0.5f,

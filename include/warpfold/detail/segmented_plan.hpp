@@ -70,6 +70,7 @@ inline constexpr unsigned kPieceMinTiles = 1u << kPieceMinTilesLog2;
 inline constexpr unsigned kPieceMaxTiles = 1u << kPieceMaxTilesLog2;
 inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
 inline constexpr unsigned kTileSegmentsStep = 32;    // tiles of several rounds: whole lines of offsets
+static_assert(kMaxTileSegments % kTileSegmentsStep == 0, "a full tile is a whole number of steps");
 inline constexpr unsigned kHelperPollNs = 500;       // pause between an idle block's polls
 inline constexpr unsigned kPoolSplits = 32;          // long segments split grid-wide at once, without the input's length
 // The columns kernel's policy.
@@ -136,8 +137,8 @@ WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
   return code == 0 ? 0u : 1u << (code - 1);
 }
 
-// A segment's class as one byte, for the lists a warp builds of its share of a tile: 0 for
-// empty and block-class segments, 1 + log2(lanes) for a lane class, kWarpClassCode for the warp class.
+// A segment's class and team as one byte (slot_code): 0 when empty, 1 + log2(lanes) for a lane
+// class (1 … kLaneClasses), kWarpClassCode for the warp class, kBlockClassCode for the block.
 inline constexpr unsigned kLaneClasses = 6;  // 1, 2, 4, 8, 16 and 32 lanes
 // Lane classes up to this code (1: one lane, 2: two) are folded by the thread that reads the
 // segment's offsets, with no list, in element order: up to 8-byte elements (wider ones would not
@@ -229,10 +230,10 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile
 // leave up to half the blocks without a tile.
 //
 // Where the segments need more rounds, every round is about as full as the others: the fewest
-// segments, in multiples of 32, that fill as many rounds as full tiles would. Full tiles would
-// leave a last round to a few blocks, and a tile of lane-class segments takes as long alone as
-// among others (its warps wait on one batch after another); multiples of 32 keep a tile's offsets
-// on whole cache lines.
+// segments, in whole kTileSegmentsStep steps, that fill as many rounds as full tiles would. Full
+// tiles would leave a last round to a few blocks, and a tile of lane-class segments takes as long
+// alone as among others (its warps wait on one batch after another); whole steps keep a tile's
+// offsets on whole cache lines.
 WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigned grid) {
   const uint64_t blocks = grid > 0 ? grid : 1;
   const uint64_t rounds = ceil_div(segments, blocks * kMaxTileSegments);
@@ -240,8 +241,8 @@ WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigne
     const uint64_t k = ceil_div(segments, blocks);
     return k < 1 ? 1u : unsigned(k);
   }
-  const uint64_t k = ceil_div(ceil_div(segments, blocks * rounds), kTileSegmentsStep) * kTileSegmentsStep;
-  return k > kMaxTileSegments ? kMaxTileSegments : unsigned(k);
+  // At most kMaxTileSegments: the share before rounding is, and kMaxTileSegments is a whole step.
+  return unsigned(ceil_div(ceil_div(segments, blocks * rounds), kTileSegmentsStep) * kTileSegmentsStep);
 }
 
 // The tiles that blocks 0 … b take between them (tile t goes to block t mod grid): what a block
