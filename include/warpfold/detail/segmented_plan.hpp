@@ -137,8 +137,7 @@ WARPFOLD_HOST_DEVICE constexpr unsigned lanes_for_length(uint64_t len) {
   return code == 0 ? 0u : 1u << (code - 1);
 }
 
-// A segment's class and team as one byte (slot_code): 0 when empty, 1 + log2(lanes) for a lane
-// class (1 … kLaneClasses), kWarpClassCode for the warp class, kBlockClassCode for the block.
+// The lane classes, whose codes (slot_code) run from 1 to kLaneClasses.
 inline constexpr unsigned kLaneClasses = 6;  // 1, 2, 4, 8, 16 and 32 lanes
 // Lane classes up to this code (1: one lane, 2: two) are folded by the thread that reads the
 // segment's offsets, with no list, in element order: up to 8-byte elements (wider ones would not
