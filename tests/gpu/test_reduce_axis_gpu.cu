@@ -241,13 +241,16 @@ TEST(FixedSizeSegments, SumsAndArgmaxOfEverySize) {
 // Rows the host knows alike skip the tiles and published entries but keep the tiled path's
 // folds: the same bits as those rows through offsets with the input's length, for warp-class
 // rows (a warp each), whole block-class rows and rows cut into pieces, on both sides of the warp
-// class's last length (3072 floats), at every alignment.
+// class's last length (3072 floats), at every alignment. Past one tile's rows, the offsets take
+// tiles of several block-class rows, the first half of whose first tile comes through the stage on
+// compute capability 9.0 where that tile is full (4100 and 9000 floats), and not where it is not
+// (4095).
 // Order-sensitive data would show any other order.
 TEST(FixedSizeSegments, AlikeRowsGiveTheBitsOfTheSameRowsThroughOffsets) {
   WARPFOLD_REQUIRE_GPU();
-  const std::vector<std::pair<uint64_t, uint64_t>> shapes{{5000, 700}, {2000, 1024}, {3000, 1025},
-                                                          {1000, 3072}, {1000, 3073}, {600, 8195},
-                                                          {64, 1 << 16}, {5, (1 << 20) + 5}, {1, 1 << 22}};
+  const std::vector<std::pair<uint64_t, uint64_t>> shapes{{5000, 700},  {2000, 1024}, {3000, 1025}, {1000, 3072},
+                                                          {1000, 3073}, {600, 8195},  {1500, 4100}, {1200, 9000},
+                                                          {2500, 4095}, {64, 1 << 16}, {5, (1 << 20) + 5}, {1, 1 << 22}};
   for (const auto& shape : shapes) {
     const uint64_t count = shape.first, size = shape.second;
     if (count * size > max_test_n()) continue;

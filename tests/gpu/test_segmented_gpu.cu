@@ -59,7 +59,19 @@ TEST(SegmentedReduce, TilesOfSeveralRoundsCoverEverySegment) {
   const uint64_t seed = new_seed();
   std::mt19937_64 gen(seed);
   std::vector<uint64_t> lengths(segments);
-  for (uint64_t& len : lengths) len = gen() % 10 == 0 ? 0 : gen() % 4 == 0 ? 9 + gen() % 56 : 1 + gen() % 8;
+  // Mostly short ones, with every other class among them: 65-128 (32 lanes), warp-class,
+  // block-class and a few long ones shared by the grid.
+  const uint64_t warp_max = detail::warp_max_items(sizeof(float));
+  for (uint64_t& len : lengths) {
+    const uint64_t pick = gen() % 10000;
+    len = pick < 1000   ? 0
+          : pick < 3000 ? 9 + gen() % 56
+          : pick < 3500 ? 65 + gen() % 64
+          : pick < 3520 ? warp_max / 2 + gen() % (warp_max / 2)
+          : pick < 3523 ? warp_max + 1 + gen() % (4 * warp_max)
+                        : 1 + gen() % 8;
+  }
+  for (int k = 0; k < 4; ++k) lengths[gen() % lengths.size()] = (uint64_t(1) << 18) + gen() % (uint64_t(1) << 16);
   WARPFOLD_REQUIRE_TEST_SIZE(std::accumulate(lengths.begin(), lengths.end(), uint64_t(0)));
   for (bool csr : {true, false}) {
     const segment_set s = lay_out(lengths, seed + 1, csr);

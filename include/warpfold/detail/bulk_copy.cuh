@@ -1,12 +1,14 @@
 #pragma once
 // Bulk copies from global into shared memory (cp.async.bulk, compute capability 9.0), completing
-// on mbarriers, and the pipeline of the reduce's bulk kernel built on them.
+// on mbarriers, and the pipeline of the reduce's bulk kernel built on them; the segments kernel
+// stages part of a segment's first tile with them.
 //
 // A bulk copy is one instruction for a whole tile: the copy engine moves it while the block's
 // threads fold an earlier one, and it holds no register, so a block keeps several tiles in
 // flight where register loads keep one (the policy's bulk_stages). The wrappers exist for
-// device code of compute capability 9.0 and up; elsewhere they trap, and the dispatch never
-// launches a kernel that reaches them there (capacity_of in reduce_dispatch.cuh).
+// device code of compute capability 9.0 and up; elsewhere they trap, and no code reaches them
+// there: the dispatch never launches the bulk kernel (capacity_of in reduce_dispatch.cuh), and
+// the segments kernel stages only where kCompiled holds.
 
 #include <cstdint>
 
@@ -50,6 +52,16 @@ __device__ __forceinline__ void copy_async(void* dst, const void* src, unsigned 
                    shared_address(dst)),
                "l"(src), "r"(bytes), "r"(shared_address(barrier))
                : "memory");
+#else
+  __trap();
+#endif
+}
+
+// Orders this block's earlier shared-memory accesses (after a barrier: every thread's) before the
+// bulk copies the calling thread issues next, which write through another proxy.
+__device__ __forceinline__ void fence_before_copies() {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 #else
   __trap();
 #endif

@@ -179,25 +179,25 @@ __device__ __forceinline__ unsigned fold_segment_in_warp(const View& seg, unsign
   return unsigned(holding < 32 ? holding : 32);
 }
 
-// A block's fold of piece `piece` of `pieces` of one segment into each thread's f: the body's
-// tiles piece, piece + pieces, … (as reduce's block b reads tiles b, b + grid, …), then for piece
-// 0 the scalar head and tail. Every thread of the block calls it.
+// A block's fold of one segment's body tiles from, from + step, … into each thread's f (thread
+// t's items t, t + threads, … of each), the partial last tile where the sequence reaches it, then,
+// with `ends`, the scalar head and tail. Every thread of the block calls it.
 template <class View, class Fold>
-__device__ __forceinline__ void fold_piece(const View& seg, const typename View::items_t& items, uint64_t piece,
-                                           uint64_t pieces, Fold& f) {
+__device__ __forceinline__ void fold_tiles_from(const View& seg, const typename View::items_t& items, uint64_t from,
+                                                uint64_t step, bool ends, Fold& f) {
   constexpr unsigned kInFlight = segment_items_in_flight<typename View::items_t>;
   using loader_t = tile_loader<typename View::element, kSegmentThreads, kInFlight, typename View::items_t>;
   using item = typename loader_t::item;
   const loader_t loader{items};
   const uint64_t full_tiles = loader.full_tiles();
-  uint64_t tile = piece;
-  for (; tile < full_tiles; tile += pieces) {
+  uint64_t tile = from;
+  for (; tile < full_tiles; tile += step) {
     item v[kInFlight];
     loader.load_full(tile, v);
 #pragma unroll
     for (unsigned k = 0; k < kInFlight; ++k) f.add_item(items, v[k], loader.item_of(tile, k));
   }
-  if (tile == full_tiles && tile * loader_t::kTile < items.vectors) {
+  if (tile * loader_t::kTile < items.vectors) {  // only where the sequence reached full_tiles
     const unsigned in_tile = loader.items_in(tile);
     item v[kInFlight];
     loader.load_partial(tile, v);
@@ -205,11 +205,36 @@ __device__ __forceinline__ void fold_piece(const View& seg, const typename View:
     for (unsigned k = 0; k < kInFlight; ++k)
       if (threadIdx.x + k * kSegmentThreads < in_tile) f.add_item(items, v[k], loader.item_of(tile, k));
   }
-  if (piece == 0) {
+  if (ends) {
     const scalar_ends_of e = seg.ends(items);
     if (threadIdx.x < e.head) f.add_element(seg.element_at(threadIdx.x), threadIdx.x);
     if (threadIdx.x < e.tail) f.add_element(seg.element_at(e.tail_start + threadIdx.x), e.tail_start + threadIdx.x);
   }
+}
+
+// A block's fold of piece `piece` of `pieces` of one segment into each thread's f: the body's
+// tiles piece, piece + pieces, … (as reduce's block b reads tiles b, b + grid, …), then for piece
+// 0 the scalar head and tail. Every thread of the block calls it.
+template <class View, class Fold>
+__device__ __forceinline__ void fold_piece(const View& seg, const typename View::items_t& items, uint64_t piece,
+                                           uint64_t pieces, Fold& f) {
+  fold_tiles_from(seg, items, piece, pieces, piece == 0, f);
+}
+
+// A one-piece segment's first full tile (body tile 0) into v as load_full gives it, where its
+// first Staged items per thread were copied into shared memory (`stage`, Staged · threads items,
+// completing on `barrier` with this parity) and the rest come from memory, loaded before the
+// wait. Every thread of the block calls it.
+template <unsigned Staged, class Items, unsigned InFlight>
+__device__ __forceinline__ void first_tile_from_stage(const Items& items, const typename Items::item* stage,
+                                                      uint64_t* barrier, unsigned parity,
+                                                      typename Items::item (&v)[InFlight]) {
+  static_assert(Staged <= InFlight, "the stage holds part of one tile");
+#pragma unroll
+  for (unsigned k = Staged; k < InFlight; ++k) v[k] = items.load(threadIdx.x + k * kSegmentThreads);
+  bulk::wait(barrier, parity);
+#pragma unroll
+  for (unsigned k = 0; k < Staged; ++k) v[k] = stage[threadIdx.x + k * kSegmentThreads];
 }
 
 // The block's total of its threads' folds, in thread 0; `valid` (every thread) is how many hold a

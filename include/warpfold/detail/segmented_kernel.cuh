@@ -10,7 +10,10 @@
 //     any block may take their pieces;
 //  3. reduces the lane- and warp-class segments, each warp those of its share of the tile;
 //  4. reduces the block-class segments itself, and any long one the pool had no room for (the same
-//     pieces, folded in the same order, so the bits do not depend on who took them).
+//     pieces, folded in the same order, so the bits do not depend on who took them). On compute
+//     capability 9.0 and up, where items are 16-byte vectors, the first half of a one-piece
+//     segment's first tile comes by a bulk copy issued while the block reduces the segment before
+//     it, so that the two segments' round trips overlap.
 // Then it helps: it waits until the tiles of the blocks before it are classified (never for a
 // block after it, which may not have started), takes pieces of published long segments until none
 // is left, and the block that delivers a segment's last piece folds its pieces' partials in piece
@@ -35,6 +38,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace warpfold::detail {
 
@@ -86,12 +90,23 @@ struct segments_block {
                                        sizeof(Acc) <= sizeof(uint16_t) * (kLaneClasses - alone_max_code(sizeof(T)));
   static constexpr unsigned kHeadItems = kSplitsAlone ? kLaneItems : 0;
   static constexpr uint32_t kNoEntry = ~0u;
+  // In own[]: the segment is one piece, so that reducing it needs no piece count.
+  static constexpr unsigned kOnePiece = 1u << 31;
+  // Where items are 16-byte vectors of a range and bulk copies exist: the first kStagedItems items
+  // per thread of the next own segment's first tile are copied into the stage meanwhile (the rest
+  // of that tile loads as usual: a larger stage would grow shared memory for every call).
+  using items_type = typename View::items_t;
+  static constexpr bool kStages = bulk::kCompiled && std::is_same_v<items_type, range_items<T>> &&
+                                  items_type::kElements > 1;
+  static constexpr unsigned kStagedItems = 2;
+  static constexpr unsigned kStageBytes =
+      kStages ? unsigned(kSegmentThreads * kStagedItems * sizeof(typename items_type::item)) : 16u;
 
   struct shared_state {
     block::reduce_storage<Acc, kSegmentThreads> storage;
     int64_t base[kMaxTileSegments];  // the tile's slots
     uint64_t len[kMaxTileSegments];
-    unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order
+    unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order (| kOnePiece)
     uint8_t code[kMaxTileSegments];  // the slots' codes for the lists (slot_code; 0: in none)
     union {
       // Each warp's slots per lane class with a list (none for those the threads fold alone).
@@ -100,6 +115,8 @@ struct segments_block {
       uint32_t split_before[kMaxTileSegments];
       // While a tile is loaded (kSplitsAlone): per slot folded alone in two parts, the first's fold.
       alignas(Acc) unsigned char heads[kSplitsAlone ? kMaxTileSegments * sizeof(Acc) : 1];
+      // Once the lists are done: the next own segment's first staged items (bulk copy).
+      alignas(16) unsigned char stage[kStageBytes];
     };
     unsigned own_count;
     uint32_t claim[2];               // the block's claim: entry (kNoEntry: none), piece
@@ -110,14 +127,17 @@ struct segments_block {
     uint32_t scan[2];                // thread 0's reading of the spent hint and the entries published
     bool last;                       // thread 0: this block delivered a segment's last piece
     alignas(Acc) unsigned char piece_total[sizeof(Acc)];  // raw: Acc may have a constructor
+    uint64_t stage_full;             // the stage's barrier: a phase per copy
   };
 
   static_assert(sizeof(shared_state::heads) <= sizeof(shared_state::listed), "the heads take the lists' space");
+  static_assert(!kStages || kStageBytes <= sizeof(shared_state::listed), "the stage takes the lists' space");
 
   const Params& p;
   shared_state& sh;
   unsigned tag;
   bool counted_a_tile = false;  // thread 0: the classification counter carries this call's tag
+  unsigned stage_waits = 0;     // copies into the stage waited for (every thread alike)
 
   __device__ __forceinline__ fold_t new_fold() const { return fold_t{Acc{}, false, p.op, p.form}; }
   __device__ __forceinline__ void write(uint64_t s, const Acc& total, bool has) const {
@@ -225,7 +245,7 @@ struct segments_block {
       if (pieces >= 2 && publish(first + j, pieces)) {
         any_published = true;
       } else {
-        sh.own[atomicAdd(&sh.own_count, 1u)] = j;
+        sh.own[atomicAdd(&sh.own_count, 1u)] = j | (pieces == 1 ? kOnePiece : 0u);
       }
     }
     any_published = __syncthreads_or(any_published);
@@ -506,10 +526,11 @@ struct segments_block {
   // Step 4 for one segment: its pieces one after another (one for a block-class segment), thread
   // t folding the totals of pieces t, t + threads, … in order, then the block reduction: the order
   // of fold_tagged_partials, so a long segment's bits do not depend on whether it was shared.
-  __device__ void reduce_whole(uint64_t s, const segment_slot& slot) {
+  // one_piece: the tile's filing found it one piece, so its piece count is not computed again.
+  __device__ void reduce_whole(uint64_t s, const segment_slot& slot, bool one_piece) {
     const View seg = p.source.view_of(slot);
     const auto items = seg.items();
-    const uint64_t pieces = pieces_of(items);
+    const uint64_t pieces = one_piece ? 1 : pieces_of(items);
     thread_fold<Acc, Op, no_form> g{Acc{}, false, p.op};
     for (uint64_t piece = 0; piece < pieces; ++piece) {
       fold_t f = new_fold();
@@ -535,17 +556,71 @@ struct segments_block {
     if (threadIdx.x == 0) write(s, total, true);
   }
 
+  // Whether own segment k (of `owned`) starts in the stage: one piece with a full first tile.
+  __device__ __forceinline__ bool starts_staged(unsigned k, unsigned owned) const {
+    if constexpr (!kStages) {
+      return false;
+    } else {
+      if (k >= owned || (sh.own[k] & kOnePiece) == 0) return false;
+      const unsigned j = sh.own[k] & ~kOnePiece;
+      return p.source.view_of({sh.base[j], sh.len[j]}).items().vectors >= kTileItems;
+    }
+  }
+  // Thread 0: the copy of own segment k's first staged items into the stage, once every thread is
+  // done with what the stage's space held (the lists or the previous stage).
+  __device__ __forceinline__ void stage_first_items(unsigned k) {
+    if constexpr (kStages) {
+      const unsigned j = sh.own[k] & ~kOnePiece;
+      const auto items = p.source.view_of({sh.base[j], sh.len[j]}).items();
+      bulk::fence_before_copies();  // the threads' accesses to that space come before the copy's
+      bulk::copy_async(sh.stage, items.body(), kStageBytes, &sh.stage_full);
+    }
+  }
+  // Step 4 for a one-piece segment whose first tile starts in the stage: that tile, then the rest
+  // as fold_piece reads them, so the bits are reduce_whole's. Once every thread has read the
+  // stage, thread 0 stages own segment `next`'s items.
+  __device__ void reduce_staged(uint64_t s, const segment_slot& slot, unsigned next, unsigned owned) {
+    if constexpr (kStages) {
+      using item = typename items_type::item;
+      constexpr unsigned kInFlight = segment_items_in_flight<items_type>;
+      const View seg = p.source.view_of(slot);
+      const auto items = seg.items();
+      fold_t f = new_fold();
+      item v[kInFlight];
+      first_tile_from_stage<kStagedItems>(items, reinterpret_cast<const item*>(sh.stage), &sh.stage_full,
+                                          stage_waits++ % 2, v);
+      __syncthreads();  // every thread has read the stage
+      if (threadIdx.x == 0 && starts_staged(next, owned)) stage_first_items(next);
+#pragma unroll
+      for (unsigned k = 0; k < kInFlight; ++k) f.add_item(items, v[k], threadIdx.x + k * kSegmentThreads);
+      fold_tiles_from(seg, items, 1, 1, true, f);
+      int valid = 0;
+      const Acc total = block_total(f, p.op, sh.storage, valid);
+      if (threadIdx.x == 0) write(s, total, valid > 0);
+    }
+  }
+
   __device__ void run_tile(uint64_t tile) {
     const uint64_t first = tile * p.tile_segments;
     const uint64_t left = p.segments - first;
     const unsigned count = unsigned(left < p.tile_segments ? left : p.tile_segments);
-    if (load_tile(first, count)) fold_warp_classes(first, count);
-    // own_count is final since load_tile's last barrier, and the block reductions below touch
-    // nothing the lists use: no barrier between the warps' lists and the block's own segments.
+    // own_count is final since load_tile's last barrier. The block reductions below touch nothing
+    // the lists use but the stage, which takes the lists' space: one barrier where both are used.
+    const bool lists = load_tile(first, count);
     const unsigned owned = sh.own_count;
+    if (lists) {
+      fold_warp_classes(first, count);
+      if (kStages && owned > 0) __syncthreads();
+    }
+    if (threadIdx.x == 0 && starts_staged(0, owned)) stage_first_items(0);
     for (unsigned k = 0; k < owned; ++k) {
-      const unsigned j = sh.own[k];
-      reduce_whole(first + j, {sh.base[j], sh.len[j]});
+      const unsigned j = sh.own[k] & ~kOnePiece;
+      if (starts_staged(k, owned)) {
+        reduce_staged(first + j, {sh.base[j], sh.len[j]}, k + 1, owned);
+      } else {
+        if (threadIdx.x == 0 && starts_staged(k + 1, owned)) stage_first_items(k + 1);
+        reduce_whole(first + j, {sh.base[j], sh.len[j]}, (sh.own[k] & kOnePiece) != 0);
+      }
     }
   }
 
@@ -917,6 +992,13 @@ __global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_k
   __shared__ typename block_t::shared_state sh;
   block_t b{p, sh, unsigned(p.key)};
   if (blockIdx.x == 0 && threadIdx.x == 0) b.clear_status();
+  if constexpr (block_t::kStages) {
+    // Before thread 0's first copy, and before any wait: load_tile's barriers come first.
+    if (threadIdx.x == 0) {
+      bulk::init_barrier(&sh.stage_full);
+      bulk::fence_barrier_init();
+    }
+  }
   if constexpr (Params::source_type::kRowsAlike) {
     if (p.row_pieces != 0) return b.run_alike_rows();
     if (p.rows_by_warp) return b.run_rows_by_warp();
