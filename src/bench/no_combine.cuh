@@ -6,6 +6,8 @@
 // that any reduce reading the data this way could reach in the same run.
 
 #include <warpfold/detail/read_probe.cuh>  // all of the library's internals this row uses
+#include <warpfold/ops.cuh>
+#include <warpfold/warp/warp_reduce.cuh>
 
 #include <cstdint>
 
@@ -17,8 +19,8 @@ namespace probe = warpfold::detail::read_probe;
 // warpfold's tile loader (kernel Kind's tiles; the bulk kind brings full tiles by bulk copies, as
 // warpfold's bulk kernel does) and stores its XOR in block_words[b]. No block waits for another,
 // and nothing combines the words: the XOR of them all is the XOR of the input's words, which the
-// bench checks. (XOR: one redux instruction per warp for any element type, so the row's cost is
-// the reads, not an operator.)
+// bench checks. (XOR: one redux instruction per warp for any element type from sm_80, five shuffles
+// before it, so the row's cost is the reads, not an operator.)
 template <probe::kernel_kind Kind>
 __global__ void __launch_bounds__(probe::kThreads) no_combine(const unsigned* in, uint64_t vectors, unsigned* block_words) {
   using loader_t = probe::word_loader<Kind>;
@@ -46,11 +48,12 @@ __global__ void __launch_bounds__(probe::kThreads) no_combine(const unsigned* in
     xor_tile(v, tile);
   }
   __shared__ unsigned warp_words[probe::kThreads / 32];
-  acc = __reduce_xor_sync(0xffffffffu, acc);
+  acc = warpfold::warp::reduce_down_all(acc, warpfold::bit_xor{});  // lane 0's is the warp's
   if (threadIdx.x % 32 == 0) warp_words[threadIdx.x / 32] = acc;
   __syncthreads();
   if (threadIdx.x < 32) {
-    acc = __reduce_xor_sync(0xffffffffu, threadIdx.x < probe::kThreads / 32 ? warp_words[threadIdx.x] : 0u);
+    acc = warpfold::warp::reduce_down_all(threadIdx.x < probe::kThreads / 32 ? warp_words[threadIdx.x] : 0u,
+                                          warpfold::bit_xor{});
     if (threadIdx.x == 0) block_words[blockIdx.x] = acc;
   }
 }
