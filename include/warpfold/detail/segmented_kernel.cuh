@@ -820,24 +820,29 @@ struct segments_block {
   // publishes, counts or waits: warps take the segments up to the warp class (from the last block
   // down), and block b takes units b, b + grid, … of the block-class segments' pieces (one each
   // but for long ones) in segment order. Each is folded as the tiled path folds it, so the bits
-  // are the same. Only the split segments' pieces keep partials: false, in every block alike,
-  // where the pool cannot hold them all (without the input's length, more than 32 segments split
-  // grid-wide; with it, segments that overlap); the tiled path then runs.
+  // are the same. The warps fold theirs first, from their own reads of the offsets, so that a call
+  // with no block-class segment waits for no plan. Only the split segments' pieces keep partials:
+  // false, in every block alike, where the pool cannot hold them all (without the input's length,
+  // more than 32 segments split grid-wide; with it, segments that overlap); the tiled path then
+  // runs (and folds the short segments again, to the same bits).
   __device__ bool run_few_segments() {
     const unsigned count = unsigned(p.segments);
+    const uint64_t warps = uint64_t(gridDim.x) * kSegmentWarps;
+    const uint64_t w = uint64_t(gridDim.x - 1 - blockIdx.x) * kSegmentWarps + threadIdx.x / 32;
+    const typename Source::raw_slot first = p.source.read(w < count ? w : count - 1);  // with the slots' reads
+    const bool any_whole = read_few_slots(count);
+    fold_short_segments(count, w, warps, first);
+    if (!__syncthreads_or(any_whole)) return true;  // no units: nothing to plan
     uint32_t split = 0;
-    const uint32_t units = plan_few_segments(count, split);
+    const uint32_t units = plan_units(count, split);
     if (split > p.layout.pool_pieces) return false;
-    fold_short_segments(count);
     for (uint64_t u = blockIdx.x; u < units; u += gridDim.x) take_unit(uint32_t(u), count, units);
     return true;
   }
 
-  // Reads the slots of segments [0, count) into shared memory and, in segment order, exclusive
-  // prefix sums of each one's units (pieces of a block-class segment, else 0) in sh.own and of
-  // its split pieces (its units where they are two or more) in sh.split_before. Returns the units
-  // of all, and the split pieces of all in `split`.
-  __device__ uint32_t plan_few_segments(unsigned count, uint32_t& split) {
+  // Reads the slots of segments [0, count) into shared memory (visible after the caller's
+  // barrier); whether any of this thread's is block-class.
+  __device__ bool read_few_slots(unsigned count) {
     typename Source::raw_slot raw[kPerThread];
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
@@ -852,13 +857,16 @@ struct segments_block {
       const segment_slot slot = p.source.slot_of(raw[k]);
       sh.base[j] = slot.base;
       sh.len[j] = slot.len;
-      const bool whole = classify_segment(slot.len, sizeof(T)) == segment_class::block;
-      const uint32_t units = whole ? uint32_t(pieces_of(p.source.view_of(slot).items())) : 0u;
-      sh.own[j] = units;
-      any |= whole;
+      any |= block_class(slot.len, sizeof(T));
     }
-    split = 0;
-    if (!__syncthreads_or(any)) return 0;  // sh.own is not read where no segment has units
+    return any;
+  }
+
+  // From the slots in shared memory: in segment order, exclusive prefix sums of each segment's
+  // units (pieces of a block-class segment, else 0) in sh.own and of its split pieces (its units
+  // where they are two or more) in sh.split_before. Returns the units of all, and the split
+  // pieces of all in `split`.
+  __device__ uint32_t plan_units(unsigned count, uint32_t& split) {
     // Thread t sums slots 4t … 4t + 3 (kPerThread of them), the block scans the sums, and thread t
     // writes its slots' exclusive sums back.
     static_assert(kPerThread * kSegmentThreads == kMaxTileSegments, "a thread scans kPerThread neighbouring slots");
@@ -867,7 +875,9 @@ struct segments_block {
 #pragma unroll
     for (unsigned k = 0; k < kPerThread; ++k) {
       const unsigned j = threadIdx.x * kPerThread + k;
-      mine[k] = j < count ? sh.own[j] : 0u;
+      const segment_slot slot{sh.base[j < count ? j : 0], sh.len[j < count ? j : 0]};
+      const bool whole = j < count && block_class(slot.len, sizeof(T));
+      mine[k] = whole ? uint32_t(pieces_of(p.source.view_of(slot).items())) : 0u;
       sum += mine[k];
       split_sum += split_of(mine[k]);
     }
@@ -902,14 +912,14 @@ struct segments_block {
     return warps_before(inclusive, lane == 31, warp_id, total) + inclusive - v;
   }
 
-  // The segments up to the warp class: the grid's warps, counted from the last block's, take
-  // segments w, w + warps, …, so that the first blocks start on the units.
-  __device__ void fold_short_segments(unsigned count) const {
+  // The segments up to the warp class: the grid's warps, counted from the last block's (warp w of
+  // `warps`), take segments w, w + warps, …, so that the first blocks start on the units. Warp w's
+  // first slot comes read (`first`); the others it reads itself.
+  __device__ void fold_short_segments(unsigned count, uint64_t w, uint64_t warps,
+                                      const typename Source::raw_slot& first) const {
     const unsigned lane = threadIdx.x % 32;
-    const uint64_t warps = uint64_t(gridDim.x) * kSegmentWarps;
-    const uint64_t w = uint64_t(gridDim.x - 1 - blockIdx.x) * kSegmentWarps + threadIdx.x / 32;
     for (uint64_t j = w; j < count; j += warps) {
-      const segment_slot slot{sh.base[j], sh.len[j]};
+      const segment_slot slot = p.source.slot_of(j == w ? first : p.source.read(j));
       const uint8_t code = slot_code(slot.len, sizeof(T));
       const segment_class c = class_of_code(code);
       if (c == segment_class::empty) {

@@ -167,11 +167,17 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t warp_max_items(unsigned elem_bytes) {
   return by_bytes > lanes_max ? by_bytes : lanes_max;
 }
 
+// Whether a segment of len elements of elem_bytes each is block-class: one compare, for a kernel
+// that needs only that of every segment (the few-segments plan), not its code.
+WARPFOLD_HOST_DEVICE constexpr bool block_class(uint64_t len, unsigned elem_bytes) {
+  return len > warp_max_items(elem_bytes);
+}
+
 // A segment's class and code in one: 0 when empty, its lane code, kWarpClassCode, or
 // kBlockClassCode. The one definition of the classes' boundaries, taken per segment by the kernels.
 WARPFOLD_HOST_DEVICE constexpr uint8_t slot_code(uint64_t len, unsigned elem_bytes) {
   if (len > uint64_t(kLaneItems) * kMaxLaneGroup) {
-    return len <= warp_max_items(elem_bytes) ? kWarpClassCode : kBlockClassCode;
+    return block_class(len, elem_bytes) ? kBlockClassCode : kWarpClassCode;
   }
   return len == 0 ? uint8_t(0) : uint8_t(lane_code(len));
 }
@@ -188,6 +194,9 @@ WARPFOLD_HOST_DEVICE constexpr segment_class class_of_code(uint8_t code) {
 WARPFOLD_HOST_DEVICE constexpr segment_class classify_segment(uint64_t len, unsigned elem_bytes) {
   return class_of_code(slot_code(len, elem_bytes));
 }
+static_assert(classify_segment(warp_max_items(4) + 1, 4) == segment_class::block && block_class(warp_max_items(4) + 1, 4) &&
+                  !block_class(warp_max_items(4), 4) && !block_class(1, 64),
+              "block_class is the block class of classify_segment");
 static_assert(lane_code(5) == 2 && slot_code(128, 4) == 6 && classify_segment(129, 4) == segment_class::warp,
               "the classes are usable at compile time");
 
