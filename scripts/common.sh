@@ -121,10 +121,11 @@ gpu_visible() {
 }
 
 # Configures $BUILD_DIR with the given CMake arguments, CMake's output shown as it comes. Without
-# an architecture named (-DCMAKE_CUDA_ARCHITECTURES or CUDAARCHS), it builds for one: the GPU at
-# hand (native) where one is visible, else sm_90 (a compile check on a machine without a GPU);
-# CMake's own default, every architecture from Turing to Hopper, is for builds of the library
-# that others run.
+# an architecture named (-DCMAKE_CUDA_ARCHITECTURES or CUDAARCHS), it builds for the GPU at hand
+# (native) where one is visible, else for sm_90 plus Turing's PTX: a compile check, on a machine
+# without a GPU, of the newest and the oldest architecture's code paths (an intrinsic that Turing
+# lacks stops that build). CMake's own default, every architecture from Turing to Hopper, is for
+# builds of the library that others run.
 configure() {
   local arch=()
   if [ -z "${CUDAARCHS:-}" ] && [[ " $* " != *" -DCMAKE_CUDA_ARCHITECTURES="* ]]; then
@@ -132,8 +133,8 @@ configure() {
       arch=(-DCMAKE_CUDA_ARCHITECTURES=native)
       log "building for the GPU of this machine (native); pass -DCMAKE_CUDA_ARCHITECTURES=... for others"
     else
-      arch=(-DCMAKE_CUDA_ARCHITECTURES=90)
-      log "no GPU visible: building for sm_90 (pass -DCMAKE_CUDA_ARCHITECTURES=... for others)"
+      arch=("-DCMAKE_CUDA_ARCHITECTURES=75-virtual;90")
+      log "no GPU visible: building for sm_90 and Turing's PTX (pass -DCMAKE_CUDA_ARCHITECTURES=... for others)"
     fi
   fi
   log "configuring $BUILD_DIR"
