@@ -28,7 +28,7 @@ bool runs_machine_code_of_this_build() {
   }
   const std::string mine = std::to_string(major * 10 + minor);
   std::stringstream list(WARPFOLD_TEST_CUDA_ARCHITECTURES);
-  for (std::string arch; std::getline(list, arch, ';');) {
+  for (std::string arch; std::getline(list, arch, ',');) {
     if (arch == "native" || arch == "all" || arch == "all-major") return true;
     if (arch.rfind(mine, 0) == 0 && arch.find("virtual") == std::string::npos) return true;
   }
