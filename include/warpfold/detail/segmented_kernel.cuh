@@ -128,7 +128,16 @@ struct segments_block {
     bool last;                       // thread 0: this block delivered a segment's last piece
     alignas(Acc) unsigned char piece_total[sizeof(Acc)];  // raw: Acc may have a constructor
     uint64_t stage_full;             // the stage's barrier: a phase per copy
+    // Thread 0's record of the own segment k whose items the stage holds, in staged[k % 2] (own:
+    // kNoStage where none), read by every thread as k starts, in place of its slot and items; two,
+    // so that thread 0 records k + 1 while the others may still read k's.
+    struct {
+      unsigned own;
+      items_type items;
+      uint64_t len;
+    } staged[2];
   };
+  static constexpr unsigned kNoStage = ~0u;
 
   static_assert(sizeof(shared_state::heads) <= sizeof(shared_state::listed), "the heads take the lists' space");
   static_assert(!kStages || kStageBytes <= sizeof(shared_state::listed), "the stage takes the lists' space");
@@ -567,24 +576,28 @@ struct segments_block {
     }
   }
   // Thread 0: the copy of own segment k's first staged items into the stage, once every thread is
-  // done with what the stage's space held (the lists or the previous stage).
+  // done with what the stage's space held (the lists or the previous stage), and its record.
   __device__ __forceinline__ void stage_first_items(unsigned k) {
     if constexpr (kStages) {
       const unsigned j = sh.own[k] & ~kOnePiece;
       const auto items = p.source.view_of({sh.base[j], sh.len[j]}).items();
       bulk::fence_before_copies();  // the threads' accesses to that space come before the copy's
       bulk::copy_async(sh.stage, items.body(), kStageBytes, &sh.stage_full);
+      sh.staged[k % 2].own = k;
+      sh.staged[k % 2].items = items;
+      sh.staged[k % 2].len = sh.len[j];
     }
   }
-  // Step 4 for a one-piece segment whose first tile starts in the stage: that tile, then the rest
-  // as fold_piece reads them, so the bits are reduce_whole's. Once every thread has read the
-  // stage, thread 0 stages own segment `next`'s items.
-  __device__ void reduce_staged(uint64_t s, const segment_slot& slot, unsigned next, unsigned owned) {
+  // Step 4 for own segment k (s), one piece whose first tile starts in the stage: that tile, then
+  // the rest as fold_piece reads them, so the bits are reduce_whole's. Its items come from thread
+  // 0's record. Once every thread has read the stage, thread 0 stages own segment k + 1's items.
+  __device__ void reduce_staged(uint64_t s, unsigned k, unsigned owned) {
     if constexpr (kStages) {
       using item = typename items_type::item;
       constexpr unsigned kInFlight = segment_items_in_flight<items_type>;
-      const View seg = p.source.view_of(slot);
-      const auto items = seg.items();
+      const unsigned next = k + 1;
+      const items_type items = sh.staged[k % 2].items;
+      const View seg{items.in, sh.staged[k % 2].len};
       fold_t f = new_fold();
       item v[kInFlight];
       first_tile_from_stage<kStagedItems>(items, reinterpret_cast<const item*>(sh.stage), &sh.stage_full,
@@ -612,11 +625,17 @@ struct segments_block {
       fold_warp_classes(first, count);
       if (kStages && owned > 0) __syncthreads();
     }
-    if (threadIdx.x == 0 && starts_staged(0, owned)) stage_first_items(0);
+    if (kStages && threadIdx.x == 0) {
+      sh.staged[0].own = sh.staged[1].own = kNoStage;
+      if (starts_staged(0, owned)) stage_first_items(0);
+    }
+    if (kStages && owned > 0) __syncthreads();  // the records are every thread's: own segments read them
+    // Later records are written during the segment before theirs, ahead of its block reduction's
+    // barriers.
     for (unsigned k = 0; k < owned; ++k) {
       const unsigned j = sh.own[k] & ~kOnePiece;
-      if (starts_staged(k, owned)) {
-        reduce_staged(first + j, {sh.base[j], sh.len[j]}, k + 1, owned);
+      if (kStages && sh.staged[k % 2].own == k) {
+        reduce_staged(first + j, k, owned);
       } else {
         if (threadIdx.x == 0 && starts_staged(k + 1, owned)) stage_first_items(k + 1);
         reduce_whole(first + j, {sh.base[j], sh.len[j]}, (sh.own[k] & kOnePiece) != 0);
