@@ -565,22 +565,15 @@ struct segments_block {
     if (threadIdx.x == 0) write(s, total, true);
   }
 
-  // Whether own segment k (of `owned`) starts in the stage: one piece with a full first tile.
-  __device__ __forceinline__ bool starts_staged(unsigned k, unsigned owned) const {
-    if constexpr (!kStages) {
-      return false;
-    } else {
-      if (k >= owned || (sh.own[k] & kOnePiece) == 0) return false;
-      const unsigned j = sh.own[k] & ~kOnePiece;
-      return p.source.view_of({sh.base[j], sh.len[j]}).items().vectors >= kTileItems;
-    }
-  }
-  // Thread 0: the copy of own segment k's first staged items into the stage, once every thread is
-  // done with what the stage's space held (the lists or the previous stage), and its record.
-  __device__ __forceinline__ void stage_first_items(unsigned k) {
+  // Thread 0, where own segment k (of `owned`) is one piece with a full first tile: the copy of
+  // its first staged items into the stage, once every thread is done with what the stage's space
+  // held (the lists or the previous stage), and its record.
+  __device__ __forceinline__ void stage_if_full(unsigned k, unsigned owned) {
     if constexpr (kStages) {
+      if (k >= owned || (sh.own[k] & kOnePiece) == 0) return;
       const unsigned j = sh.own[k] & ~kOnePiece;
       const auto items = p.source.view_of({sh.base[j], sh.len[j]}).items();
+      if (items.vectors < kTileItems) return;
       bulk::fence_before_copies();  // the threads' accesses to that space come before the copy's
       bulk::copy_async(sh.stage, items.body(), kStageBytes, &sh.stage_full);
       sh.staged[k % 2].own = k;
@@ -603,7 +596,7 @@ struct segments_block {
       first_tile_from_stage<kStagedItems>(items, reinterpret_cast<const item*>(sh.stage), &sh.stage_full,
                                           stage_waits++ % 2, v);
       __syncthreads();  // every thread has read the stage
-      if (threadIdx.x == 0 && starts_staged(next, owned)) stage_first_items(next);
+      if (threadIdx.x == 0) stage_if_full(next, owned);
 #pragma unroll
       for (unsigned k = 0; k < kInFlight; ++k) f.add_item(items, v[k], threadIdx.x + k * kSegmentThreads);
       fold_tiles_from(seg, items, 1, 1, true, f);
@@ -627,7 +620,7 @@ struct segments_block {
     }
     if (kStages && threadIdx.x == 0) {
       sh.staged[0].own = sh.staged[1].own = kNoStage;
-      if (starts_staged(0, owned)) stage_first_items(0);
+      stage_if_full(0, owned);
     }
     if (kStages && owned > 0) __syncthreads();  // the records are every thread's: own segments read them
     // Later records are written during the segment before theirs, ahead of its block reduction's
@@ -637,7 +630,7 @@ struct segments_block {
       if (kStages && sh.staged[k % 2].own == k) {
         reduce_staged(first + j, k, owned);
       } else {
-        if (threadIdx.x == 0 && starts_staged(k + 1, owned)) stage_first_items(k + 1);
+        if (threadIdx.x == 0) stage_if_full(k + 1, owned);
         reduce_whole(first + j, {sh.base[j], sh.len[j]}, (sh.own[k] & kOnePiece) != 0);
       }
     }
