@@ -354,6 +354,40 @@ TEST(SegmentedPlan, ColumnChunksKeepTheGridBusyInFewRounds) {
   }
 }
 
+TEST(SegmentedPlan, PlainColumnsGridSplitsLongUnitsEvenly) {
+  for (unsigned blocks : {264u, 396u, 528u}) {
+    for (uint64_t axis : {4ull, 8ull, 15ull, 16ull, 64ull, 256ull}) {
+      for (uint64_t inner : {1ull << 12, 1ull << 16, 3ull << 17, 1ull << 20, 1ull << 23}) {
+        const column_plan p = plan_columns(1, axis, inner, blocks, 4);
+        if (p.chunks != 1) continue;
+        const unsigned grid = plain_columns_grid(p, blocks);
+        EXPECT_GE(grid, 1u);
+        EXPECT_LE(grid, blocks);
+        EXPECT_LE(grid, p.units);
+        const uint64_t loads = (p.rows_per_chunk + p.warps_per_strip * p.rows_per_load - 1) /
+                               (uint64_t(p.warps_per_strip) * p.rows_per_load);
+        if (p.units <= blocks) {
+          EXPECT_EQ(grid, p.units);  // one round, a block per unit
+        } else if (loads < 2 * kColumnUnroll) {
+          EXPECT_EQ(grid, blocks);  // short units: every block
+        } else {
+          // As many rounds as two thirds of the blocks would run, and no block idle in the last.
+          const uint64_t fewer = blocks * 2 / 3, rounds = (p.units + grid - 1) / grid;
+          EXPECT_EQ(rounds, (p.units + fewer - 1) / fewer) << axis << " x " << inner << " on " << blocks;
+          EXPECT_GT(p.units, (rounds - 1) * grid);
+          EXPECT_LT(rounds * grid - p.units, rounds);  // the blocks one unit short: fewer than the rounds
+        }
+      }
+    }
+  }
+  // x.sum(dim=0) of 64 x 2^20 floats on 396 blocks: 1024 units in 4 rounds of 256 blocks.
+  const column_plan rows64 = plan_columns(1, 64, uint64_t(1) << 20, 396, 4);
+  EXPECT_EQ(rows64.units, 1024u);
+  EXPECT_EQ(plain_columns_grid(rows64, 396), 256u);
+  // 8 rows: one round of loads per unit, every block.
+  EXPECT_EQ(plain_columns_grid(plan_columns(1, 8, uint64_t(1) << 23, 396, 4), 396), 396u);
+}
+
 TEST(SegmentedPlan, ColumnChunksCoverTheAxis) {
   for (unsigned vec : {1u, 4u}) {
     for (uint64_t inner : {2ull, 3ull, 5ull, 31ull, 32ull, 33ull, 1000ull, 4096ull}) {

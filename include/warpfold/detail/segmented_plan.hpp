@@ -430,6 +430,20 @@ inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, u
   return p;
 }
 
+// The plain kernel's grid for plan p (one chunk) where `blocks` fit at once. A plan of more units
+// than blocks runs in rounds, and a block that takes one unit more than others is what the last
+// round waits for. Where each warp's unit holds two rounds of loads or more, two thirds of the
+// blocks keep memory as busy: the grid is then the fewest blocks that run the units in as many
+// rounds as two thirds would, so that every block takes the same number of units, give or take
+// one on a few. Shorter units keep every block, whose loads the memory needs.
+inline unsigned plain_columns_grid(const column_plan& p, unsigned blocks) {
+  if (p.units <= blocks) return unsigned(p.units);
+  const uint64_t loads = ceil_div(p.rows_per_chunk, uint64_t(p.warps_per_strip) * p.rows_per_load);
+  if (loads < 2 * kColumnUnroll) return blocks;
+  const uint64_t fewer = blocks * uint64_t(2) / 3 > 0 ? blocks * uint64_t(2) / 3 : 1;
+  return unsigned(ceil_div(p.units, ceil_div(p.units, fewer)));
+}
+
 // The plan on a device where the columns kernel holds plain_blocks at once and its chunked form
 // (segmented_columns.cuh: more registers) chunked_blocks: a plan that cuts the axis is made for
 // the chunked kernel's grid, so that its rounds are that grid's.
