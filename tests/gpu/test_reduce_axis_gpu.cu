@@ -210,6 +210,65 @@ TEST(ReduceAxis, SumsWithinBoundAndReproducible) {
                               });
 }
 
+// x.sum(dim=0) of one to three wide rows is a map (each output folds its column's rows in row
+// order); the same rows under a second outer index take the columns kernel, whose lanes fold
+// their rows in the same order: the same bits, sums of order-sensitive data and argmax with NaN,
+// vectors and single elements (an odd start), rows far apart and flipped.
+TEST(ReduceAxis, FewWideRowsGiveTheColumnsKernelsBits) {
+  WARPFOLD_REQUIRE_GPU();
+  for (uint64_t rows : {2ull, 3ull}) {
+    for (uint64_t cols : {128ull, 1000ull, 70001ull}) {
+      for (int64_t shift : {0, 1}) {
+        const uint64_t seed = new_seed();
+        // Storage [2][rows][cols] from `shift`: outer index 1 reads the same values as the 2-D view.
+        const uint64_t block = rows * cols;
+        std::vector<float> x = order_sensitive_values<float>(2 * block + uint64_t(shift), seed);
+        x[size_t(shift) + block + cols / 2] = std::numeric_limits<float>::quiet_NaN();
+        std::copy(x.begin() + shift + int64_t(block), x.end(), x.begin() + shift);
+        const device_vector<float> d(x);
+        const auto described = [&](const char* what) {
+          return std::string(what) + " of " + std::to_string(rows) + " x " + std::to_string(cols) + " from " +
+                 std::to_string(shift) + ", seed " + std::to_string(seed);
+        };
+        const axis_shape two_outer{2, rows, cols, int64_t(block), int64_t(cols), 1};
+        const axis_shape flipped{1, rows, cols, 0, -int64_t(cols), 1};
+        segmented_runner runner;
+        const auto both = runner.run<float>(2 * cols, [&](void* t, size_t& b, float* o) {
+          return reduce_axis(t, b, d.get() + shift, o, two_outer, plus{}, 0.25f);
+        });
+        const auto alone = runner.run<float>(cols, [&](void* t, size_t& b, float* o) {
+          return reduce_axis(t, b, d.get() + shift, o, axis_shape::contiguous(1, rows, cols), plus{}, 0.25f);
+        });
+        for (uint64_t k = 0; k < cols; ++k) {
+          ASSERT_TRUE(bitwise_equal(alone[k], both[k])) << described("sum") << ", column " << k;
+          ASSERT_TRUE(bitwise_equal(alone[k], both[cols + k])) << described("sum") << ", column " << k;
+        }
+        const auto extremes = runner.run<key_value<float>>(2 * cols, [&](void* t, size_t& b, key_value<float>* o) {
+          return argmax_axis(t, b, d.get() + shift, o, two_outer);
+        });
+        const auto extremes_alone = runner.run<key_value<float>>(cols, [&](void* t, size_t& b, key_value<float>* o) {
+          return argmax_axis(t, b, d.get() + shift, o, axis_shape::contiguous(1, rows, cols));
+        });
+        for (uint64_t k = 0; k < cols; ++k) {
+          ASSERT_TRUE(bitwise_equal(extremes_alone[k].value, extremes[k].value)) << described("argmax") << ", column " << k;
+          ASSERT_EQ(extremes_alone[k].index, extremes[k].index) << described("argmax") << ", column " << k;
+        }
+        // Flipped rows: the last row first, read backwards in memory; folded in row order, as the
+        // reference folds them.
+        const auto backwards = runner.run<float>(cols, [&](void* t, size_t& b, float* o) {
+          return reduce_axis(t, b, d.get() + shift + int64_t(block - cols), o, flipped, plus{}, 0.25f);
+        });
+        for (uint64_t k = 0; k < cols; ++k) {
+          const view_case v{"x.flip(0).sum(0)", flipped, shift + int64_t(block - cols), 2 * block + uint64_t(shift)};
+          const float want = reference_fold(rows, 0.25f, plus{}, element_of(x, v, 0, k));
+          ASSERT_TRUE(same_value(backwards[k], want)) << described("flipped sum") << ", column " << k << ": "
+                                                      << backwards[k] << ", expected " << want;
+        }
+      }
+    }
+  }
+}
+
 // Segments of one size, back to back: sums (exact) and argmax, every class of length (2^21
 // elements of each, or one segment; 2^19 in a representative run).
 TEST(FixedSizeSegments, SumsAndArgmaxOfEverySize) {

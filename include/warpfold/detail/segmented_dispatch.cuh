@@ -261,30 +261,41 @@ cudaError_t dispatch_fixed(void* d_temp, size_t& temp_bytes, const T* d_in, Out*
 }
 
 // Whether the single-elements kernel reads vectors: input (and output, where it stores vectors)
-// start on a vector boundary.
+// start on a vector boundary, and so does every row.
 template <class T, class Out>
-bool single_by_vectors(const T* in, const Out* out) {
+bool single_by_vectors(const T* in, const Out* out, int64_t row_stride) {
   constexpr unsigned v = column_vector_elements<T>;
   const bool out_aligned = !stores_output_vectors<Out, v> || !misaligned(out, sizeof(Out) * v);
-  return v > 1 && !misaligned(in, sizeof(T) * v) && out_aligned;
+  return v > 1 && !misaligned(in, sizeof(T) * v) && out_aligned && row_stride % int64_t(v) == 0;
 }
 
-// An axis of one element whose outputs' elements lie side by side: a map (single_elements_kernel),
-// in place of the path the shape takes otherwise.
+// The rows the single-elements kernel folds per output for shape s (0: not its shape): an axis of
+// one whose outputs' elements lie side by side (output k reads input element k), or an axis of up
+// to kFewRowsMax rows over one outer index whose inner extent has stride 1 and fills a warp's
+// lanes (where the columns kernel folds each lane's rows in order, as the map does).
+template <class T>
+unsigned single_elements_rows(const axis_shape& s) {
+  if (s.axis == 1 && (s.inner == 1 || s.inner_stride == 1) && (s.outer == 1 || s.outer_stride == int64_t(s.inner)))
+    return 1;
+  const bool wide_columns = s.outer == 1 && s.inner_stride == 1 && s.inner >= 32ull * column_vector_elements<T>;
+  return wide_columns && s.axis >= 2 && s.axis <= kFewRowsMax ? unsigned(s.axis) : 0u;
+}
+
+// The single-elements kernel for shape s (single_elements_rows(s) rows), in place of the path the
+// shape takes otherwise.
 template <class T, class Acc, class Out, class Op, class Form, class Otherwise>
-cudaError_t run_single_elements(void* d_temp, size_t& temp_bytes, const T* d_in, uint64_t count, Out* d_out, Acc init,
-                                Op op, Form form, cudaStream_t stream, Otherwise&& otherwise) {
+cudaError_t run_single_elements(void* d_temp, size_t& temp_bytes, const T* d_in, const axis_shape& s, unsigned rows,
+                                Out* d_out, Acc init, Op op, Form form, cudaStream_t stream, Otherwise&& otherwise) {
   using params_t = single_elements_params<T, Acc, Out, Op, Form>;
-  const bool by_vectors = single_by_vectors(d_in, d_out);
+  const uint64_t count = s.outer * s.inner;
+  const int64_t row_stride = rows > 1 ? s.axis_stride : 0;
+  const bool by_vectors = single_by_vectors(d_in, d_out, row_stride);
   const uint64_t items = by_vectors ? count / column_vector_elements<T> : count;
-  const uint64_t rounds = ceil_div(items > 0 ? items : 1, uint64_t(kSingleInFlight) * kSegmentThreads);
-  const params_t p{d_in, count, static_cast<unsigned long long*>(d_temp), d_out, init, op, form, by_vectors};
+  const uint64_t per_round = uint64_t(kSingleInFlight / rows) * kSegmentThreads;
+  const uint64_t rounds = ceil_div(items > 0 ? items : 1, per_round);
+  const params_t p{d_in, count, rows, row_stride, static_cast<unsigned long long*>(d_temp), d_out, init, op, form,
+                   by_vectors};
   return run_in_place_of<&single_elements_kernel<params_t>>(d_temp, temp_bytes, otherwise, rounds, p, stream);
-}
-
-// Whether output k of shape s reads input element k: an axis of one, outputs side by side.
-inline bool is_flat_single_axis(const axis_shape& s) {
-  return s.axis == 1 && (s.inner == 1 || s.inner_stride == 1) && (s.outer == 1 || s.outer_stride == int64_t(s.inner));
 }
 
 // reduce_axis past its checks: the columns kernel where the inner extent has stride 1, else the
@@ -312,8 +323,8 @@ cudaError_t dispatch_axis_paths(void* d_temp, size_t& temp_bytes, const T* d_in,
   return cudaErrorInvalidValue;
 }
 
-// reduce_axis: a map where the axis is one element and the outputs' elements lie side by side,
-// else the paths above.
+// reduce_axis: a map where the axis is one element and the outputs' elements lie side by side, or a
+// few rows of wide columns (single_elements_rows), else the paths above.
 template <class T, class Acc, class Out, class Op, class Form>
 cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_out, const axis_shape& s, Acc init,
                           Op op, Form form, cudaStream_t stream) {
@@ -323,8 +334,8 @@ cudaError_t dispatch_axis(void* d_temp, size_t& temp_bytes, const T* d_in, Out* 
     return rc;
   }
   const auto paths = [&](void* t, size_t& b) { return dispatch_axis_paths(t, b, d_in, d_out, s, init, op, form, stream); };
-  if (is_flat_single_axis(s)) {
-    return run_single_elements(d_temp, temp_bytes, d_in, s.outer * s.inner, d_out, init, op, form, stream, paths);
+  if (const unsigned rows = single_elements_rows<T>(s); rows != 0) {
+    return run_single_elements(d_temp, temp_bytes, d_in, s, rows, d_out, init, op, form, stream, paths);
   }
   return paths(d_temp, temp_bytes);
 }

@@ -160,12 +160,15 @@ __global__ void __launch_bounds__(kSegmentThreads) short_rows_kernel(const Param
   }
 }
 
-// Rows of one element side by side (an axis of extent 1 over a flat layout: x.sum(dim=0) of a
-// single row): each output is its element, lifted and finished, so the reduction is a map. A
-// thread keeps kSingleInFlight items' loads in flight, an item being a vector of the input where
-// input and output start on a vector boundary (by_vectors), else one element; loads and stores
-// are coalesced.
+// An axis of one to kFewRowsMax rows over outputs side by side (x.sum(dim=0) of one to three rows,
+// each output a column): output i folds elements i, i + row_stride, … in row order, lifted and
+// finished, so the reduction is a map. A thread keeps kSingleInFlight loads in flight (items of
+// kSingleInFlight / rows outputs per round), an item being a vector of the input where input,
+// output and row stride allow (by_vectors), else one element; loads and stores are coalesced. The
+// columns kernel folds such a column in the same order (a lane's rows in order), so the bits do not
+// depend on which of the two runs.
 inline constexpr unsigned kSingleInFlight = 8;
+inline constexpr unsigned kFewRowsMax = 3;  // from 4 rows on, the columns kernel keeps enough loads in flight
 
 template <class T, class Acc, class Out, class Op, class Form>
 struct single_elements_params {
@@ -175,7 +178,9 @@ struct single_elements_params {
   using op_type = Op;
   using form_type = Form;
   const T* in;
-  uint64_t count;
+  uint64_t count;  // outputs
+  unsigned rows;
+  int64_t row_stride;  // elements
   unsigned long long* temp;
   Out* out;
   Acc init;
@@ -196,62 +201,85 @@ struct single_elements_map {
   using fold_t = thread_fold<typename Params::accumulator, typename Params::op_type, typename Params::form_type>;
   const Params& p;
 
-  __device__ __forceinline__ Out output_of(const T& x) const {
+  // Output j of an item whose rows are x[0], …, x[Rows - 1].
+  template <unsigned Rows, unsigned V>
+  __device__ __forceinline__ Out output_of(const column_vector<T, V> (&x)[Rows], unsigned j) const {
     fold_t f{{}, false, p.op, p.form};
-    f.add_element(x, 0);
+    f.add_element(x[0].e[j], 0);
+#pragma unroll
+    for (unsigned r = 1; r < Rows; ++r) f.add_next_element(x[r].e[j], r);
     return p.form.finish(p.op, p.init, f.acc, true);
   }
 
-  // Items [0, items) of V elements each, item i holding elements i·V … i·V + V − 1.
-  template <unsigned V>
+  // Items [0, items) of V outputs each, item i holding outputs i·V … i·V + V − 1, Rows rows each.
+  template <unsigned Rows, unsigned V>
   __device__ __forceinline__ void map_items(uint64_t items) const {
     using item = column_vector<T, V>;
+    constexpr unsigned kItems = kSingleInFlight / Rows;
     const item* in = reinterpret_cast<const item*>(p.in);
-    const uint64_t round = uint64_t(kSingleInFlight) * blockDim.x;
+    const int64_t step = p.row_stride / int64_t(V);
+    const uint64_t round = uint64_t(kItems) * blockDim.x;
     for (uint64_t first = uint64_t(blockIdx.x) * round; first < items; first += uint64_t(gridDim.x) * round) {
-      item v[kSingleInFlight];
+      item v[kItems][Rows];
 #pragma unroll
-      for (unsigned k = 0; k < kSingleInFlight; ++k) {
+      for (unsigned k = 0; k < kItems; ++k) {
         const uint64_t i = first + k * blockDim.x + threadIdx.x;
-        v[k] = in[i < items ? i : items - 1];  // unconditional: the loads go out together
+        const item* at = in + (i < items ? i : items - 1);  // unconditional: the loads go out together
+#pragma unroll
+        for (unsigned r = 0; r < Rows; ++r) v[k][r] = at[int64_t(r) * step];
       }
 #pragma unroll
-      for (unsigned k = 0; k < kSingleInFlight; ++k) {
+      for (unsigned k = 0; k < kItems; ++k) {
         const uint64_t i = first + k * blockDim.x + threadIdx.x;
-        if (i < items) store(i, v[k]);
+        if (i < items) store<Rows>(i, v[k]);
       }
     }
   }
 
-  template <unsigned V>
-  __device__ __forceinline__ void store(uint64_t i, const column_vector<T, V>& v) const {
+  template <unsigned Rows, unsigned V>
+  __device__ __forceinline__ void store(uint64_t i, const column_vector<T, V> (&v)[Rows]) const {
     if constexpr (stores_output_vectors<Out, V>) {
       column_vector<Out, V> o;
 #pragma unroll
-      for (unsigned j = 0; j < V; ++j) o.e[j] = output_of(v.e[j]);
+      for (unsigned j = 0; j < V; ++j) o.e[j] = output_of<Rows>(v, j);
       reinterpret_cast<column_vector<Out, V>*>(p.out)[i] = o;
     } else {
 #pragma unroll
-      for (unsigned j = 0; j < V; ++j) p.out[i * V + j] = output_of(v.e[j]);
+      for (unsigned j = 0; j < V; ++j) p.out[i * V + j] = output_of<Rows>(v, j);
+    }
+  }
+
+  // Every output, Rows rows each: vectors where the layout allows, then the outputs past the last
+  // whole vector by the last block's first threads.
+  template <unsigned Rows, unsigned V>
+  __device__ __forceinline__ void map_all() const {
+    if (V == 1 || !p.by_vectors) {
+      map_items<Rows, 1>(p.count);
+      return;
+    }
+    const uint64_t vectors = p.count / V;
+    if (vectors > 0) map_items<Rows, V>(vectors);
+    const uint64_t i = vectors * V + threadIdx.x;
+    if (blockIdx.x == gridDim.x - 1 && i < p.count) {
+      column_vector<T, 1> x[Rows];
+#pragma unroll
+      for (unsigned r = 0; r < Rows; ++r) x[r].e[0] = p.in[int64_t(i) + int64_t(r) * p.row_stride];
+      p.out[i] = output_of<Rows>(x, 0);
     }
   }
 };
 
 template <class Params>
 __global__ void __launch_bounds__(kSegmentThreads) single_elements_kernel(const Params p) {
-  using T = typename Params::input;
-  constexpr unsigned V = column_vector_elements<T>;
+  constexpr unsigned V = column_vector_elements<typename Params::input>;
   if (blockIdx.x == 0 && threadIdx.x == 0) clear_stall_status(p.temp);  // nothing here waits
   const single_elements_map<Params> map{p};
-  if (V == 1 || !p.by_vectors) {
-    map.template map_items<1>(p.count);
-    return;
+  static_assert(kFewRowsMax == 3, "one case per row count");
+  switch (p.rows) {
+    case 1: map.template map_all<1, V>(); break;
+    case 2: map.template map_all<2, V>(); break;
+    default: map.template map_all<3, V>(); break;
   }
-  const uint64_t vectors = p.count / V;
-  if (vectors > 0) map.template map_items<V>(vectors);
-  // The elements past the last whole vector: the last block's first threads.
-  const uint64_t i = vectors * V + threadIdx.x;
-  if (blockIdx.x == gridDim.x - 1 && i < p.count) p.out[i] = map.output_of(p.in[i]);
 }
 
 }  // namespace warpfold::detail
