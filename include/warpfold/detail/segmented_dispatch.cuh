@@ -194,7 +194,8 @@ cudaError_t run_columns(void* d_temp, size_t& temp_bytes, const T* d_in, Out* d_
              static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
   void* args[] = {&p};
   if (plan.chunks == 1) {
-    return launch_kernel<plain_kernel>(current.device, dim3(plain_columns_grid(plan, plain.blocks)), dim3(kSegmentThreads), args, stream, 0,
+    const unsigned grid = plain_columns_grid(plan, plain.blocks);
+    return launch_kernel<plain_kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0,
                                        current.context_id);
   }
   const unsigned grid = unsigned(plan.units < chunked.blocks ? plan.units : chunked.blocks);
