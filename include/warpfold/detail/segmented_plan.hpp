@@ -440,7 +440,7 @@ inline unsigned plain_columns_grid(const column_plan& p, unsigned blocks) {
   if (p.units <= blocks) return unsigned(p.units);
   const uint64_t loads = ceil_div(p.rows_per_chunk, uint64_t(p.warps_per_strip) * p.rows_per_load);
   if (loads < 2 * kColumnUnroll) return blocks;
-  const uint64_t fewer = blocks * uint64_t(2) / 3 > 0 ? blocks * uint64_t(2) / 3 : 1;
+  const uint64_t fewer = blocks > 1 ? blocks * uint64_t(2) / 3 : 1;  // at least one block
   return unsigned(ceil_div(p.units, ceil_div(p.units, fewer)));
 }
 
