@@ -364,11 +364,9 @@ TEST(SegmentedPlan, PlainColumnsGridSplitsLongUnitsEvenly) {
         EXPECT_GE(grid, 1u);
         EXPECT_LE(grid, blocks);
         EXPECT_LE(grid, p.units);
-        const uint64_t loads = (p.rows_per_chunk + p.warps_per_strip * p.rows_per_load - 1) /
-                               (uint64_t(p.warps_per_strip) * p.rows_per_load);
         if (p.units <= blocks) {
           EXPECT_EQ(grid, p.units);  // one round, a block per unit
-        } else if (loads < 2 * kColumnUnroll) {
+        } else if (warp_loads_per_unit(p) < 2 * kColumnUnroll) {
           EXPECT_EQ(grid, blocks);  // short units: every block
         } else {
           // As many rounds as two thirds of the blocks would run, and no block idle in the last.

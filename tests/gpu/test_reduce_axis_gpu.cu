@@ -258,8 +258,8 @@ TEST(ReduceAxis, FewWideRowsGiveTheColumnsKernelsBits) {
         const auto backwards = runner.run<float>(cols, [&](void* t, size_t& b, float* o) {
           return reduce_axis(t, b, d.get() + shift + int64_t(block - cols), o, flipped, plus{}, 0.25f);
         });
+        const view_case v{"x.flip(0).sum(0)", flipped, shift + int64_t(block - cols), 2 * block + uint64_t(shift)};
         for (uint64_t k = 0; k < cols; ++k) {
-          const view_case v{"x.flip(0).sum(0)", flipped, shift + int64_t(block - cols), 2 * block + uint64_t(shift)};
           const float want = reference_fold(rows, 0.25f, plus{}, element_of(x, v, 0, k));
           ASSERT_TRUE(same_value(backwards[k], want)) << described("flipped sum") << ", column " << k << ": "
                                                       << backwards[k] << ", expected " << want;

@@ -430,6 +430,12 @@ inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, u
   return p;
 }
 
+// The loads each warp issues for its strip of one unit of plan p (one chunk): its share of the
+// chunk's rows, rows_per_load at a time.
+inline uint64_t warp_loads_per_unit(const column_plan& p) {
+  return ceil_div(p.rows_per_chunk, uint64_t(p.warps_per_strip) * p.rows_per_load);
+}
+
 // The plain kernel's grid for plan p (one chunk) where `blocks` fit at once. A plan of more units
 // than blocks runs in rounds, and a block that takes one unit more than others is what the last
 // round waits for. Where each warp's unit holds two rounds of loads or more, two thirds of the
@@ -438,8 +444,7 @@ inline column_plan plan_columns(uint64_t outer, uint64_t axis, uint64_t inner, u
 // one on a few. Shorter units keep every block, whose loads the memory needs.
 inline unsigned plain_columns_grid(const column_plan& p, unsigned blocks) {
   if (p.units <= blocks) return unsigned(p.units);
-  const uint64_t loads = ceil_div(p.rows_per_chunk, uint64_t(p.warps_per_strip) * p.rows_per_load);
-  if (loads < 2 * kColumnUnroll) return blocks;
+  if (warp_loads_per_unit(p) < 2 * kColumnUnroll) return blocks;
   const uint64_t fewer = blocks > 1 ? blocks * uint64_t(2) / 3 : 1;  // at least one block
   return unsigned(ceil_div(p.units, ceil_div(p.units, fewer)));
 }
