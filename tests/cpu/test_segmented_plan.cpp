@@ -141,17 +141,19 @@ TEST(SegmentedPlan, SlotCodeFollowsTheClassesRule) {
 TEST(SegmentedPlan, PiecesOfLongSegments) {
   const uint64_t little = 1;  // a call whose work is small: pieces of kPieceMinTiles
   EXPECT_EQ(pieces_for(0, kTileItems, 660, little), 1u);
-  EXPECT_EQ(pieces_for(7 * kTileItems, kTileItems, 660, little), 1u);       // up to 2·kPieceMinTiles - 1 tiles: one
-  EXPECT_EQ(pieces_for(7 * kTileItems + 1, kTileItems, 660, little), 2u);   // 8 tiles: two of four
+  EXPECT_EQ(pieces_for(5 * kTileItems, kTileItems, 660, little), 1u);       // under 1.5·kPieceMinTiles tiles: one
+  EXPECT_EQ(pieces_for(5 * kTileItems + 1, kTileItems, 660, little), 2u);   // 6 tiles: two of three
+  EXPECT_EQ(pieces_for(9 * kTileItems, kTileItems, 660, little), 2u);       // 9 tiles: two, not three of three
   EXPECT_EQ(pieces_for(256 * kTileItems, kTileItems, 660, little), 64u);    // 2^20 floats: 64 pieces of 4 tiles
   EXPECT_EQ(pieces_for(uint64_t(1) << 40, kTileItems, 660, little), 660u);  // at most the grid
+  // Every piece, and every segment read whole, holds 3/4 to 3/2 of a piece's tiles (the last
+  // partial tile counted whole).
   for (uint64_t work : {little, uint64_t(1) << 14, ~uint64_t(0)}) {
-    for (uint64_t items : {8 * kTileItems, 100 * kTileItems + 5, 5000 * kTileItems}) {
-      const uint64_t pieces = pieces_for(items, kTileItems, 1u << 20, work);
-      const uint64_t tiles = ceil_div(items, kTileItems);
-      const uint64_t per_piece = uint64_t(1) << piece_tiles_log2(work, 1u << 20);
-      if (pieces > 1) EXPECT_LE(pieces, tiles / kPieceMinTiles);  // every piece has at least kPieceMinTiles tiles
-      EXPECT_GE(pieces * (per_piece + 1), tiles / 2);
+    const uint64_t per_piece = uint64_t(1) << piece_tiles_log2(work, 1u << 20);
+    for (uint64_t tiles = 1; tiles < 40 * per_piece; ++tiles) {
+      const uint64_t pieces = pieces_for(tiles * kTileItems, kTileItems, 1u << 20, work);
+      EXPECT_LT(2 * tiles, 3 * per_piece * pieces) << tiles << " tiles, pieces of " << per_piece;
+      if (pieces > 1) EXPECT_GE(4 * tiles, 3 * per_piece * pieces) << tiles << " tiles, pieces of " << per_piece;
     }
   }
 }
@@ -266,11 +268,11 @@ TEST(SegmentedPlan, AlikeRowsAreBlockClassAndCutTheSameAtEveryAlignment) {
   EXPECT_EQ(alike(64, 1 << 16), 4u);         // 16 tiles in 4 pieces of 4
   EXPECT_EQ(alike(1, uint64_t(1) << 26), 528u);  // at most the grid
   EXPECT_EQ(alike(4, uint64_t(1) << 24), 256u);  // 4096 tiles in pieces of 16
-  // 7 tiles and one vector: 8 tiles (2 pieces) from a vector boundary, 7 (1 piece) from elsewhere.
-  const uint64_t seven_tiles = 7 * kTileItems * 4;
-  EXPECT_EQ(alike(1, seven_tiles + 4), 0u);
-  EXPECT_EQ(alike(1, seven_tiles), 1u);
-  EXPECT_EQ(alike(1, seven_tiles + 7), 2u);  // a vector more than 7 tiles at every head
+  // 5 tiles and one vector: 6 tiles (2 pieces) from a vector boundary, 5 (1 piece) from elsewhere.
+  const uint64_t five_tiles = 5 * kTileItems * 4;
+  EXPECT_EQ(alike(1, five_tiles + 4), 0u);
+  EXPECT_EQ(alike(1, five_tiles), 1u);
+  EXPECT_EQ(alike(1, five_tiles + 7), 2u);  // a vector more than 5 tiles at every head
   EXPECT_EQ(alike(64, 1 << 16, 528, 64 * 4 - 1), 0u);  // a pool short of one piece: the tiled path
   for (uint64_t rows : {1ull, 3ull, 64ull, 1000ull}) {
     for (uint64_t len : {1025ull, 4097ull, 32771ull, 1ull << 17, (1ull << 20) + 5}) {

@@ -64,8 +64,9 @@ inline constexpr unsigned kLaneItems = 4;            // elements per lane in the
 inline constexpr unsigned kLaneBatch = 2;            // segments in flight per lane group
 inline constexpr unsigned kMaxLaneGroup = 32;        // the widest lane class: a warp, several segments in flight
 inline constexpr unsigned kWarpMaxBytes = 12288;     // the warp class, up to this many bytes
-inline constexpr unsigned kPieceMinTilesLog2 = 2;    // tiles per piece of a long segment, at least: 4
+inline constexpr unsigned kPieceMinTilesLog2 = 2;    // a long segment's piece size in tiles, at least: 4
 inline constexpr unsigned kPieceMaxTilesLog2 = 4;    // at most: 16, where the call's work fills the grid anyway
+static_assert(kPieceMinTilesLog2 >= 1, "pieces_for rounds to the nearest piece: half a piece is whole tiles");
 inline constexpr unsigned kPieceMinTiles = 1u << kPieceMinTilesLog2;
 inline constexpr unsigned kPieceMaxTiles = 1u << kPieceMaxTilesLog2;
 inline constexpr unsigned kMaxTileSegments = 1024;   // segments one block loads at once
@@ -220,12 +221,14 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t work_tiles_of(uint64_t total_tiles, uint
 }
 
 // The pieces of a block-class segment whose body has `items` items, read in tiles of tile_items:
-// one for fewer than two pieces' tiles (piece_tiles of the call's work_tiles), else one per
-// piece's tiles, at most max_pieces (the grid the device holds, so that a single segment keeps
-// every block busy).
+// its tiles over a piece's (piece_tiles of the call's work_tiles), rounded to the nearest, at
+// least one and at most max_pieces (the grid the device holds, so that a single segment keeps
+// every block busy). Rounded to the nearest, not down, so that no block reads more than one and a
+// half pieces' tiles alone: the call waits for its longest share.
 WARPFOLD_HOST_DEVICE constexpr uint64_t pieces_for(uint64_t items, uint64_t tile_items, uint64_t max_pieces,
                                                    uint64_t work_tiles) {
-  const uint64_t pieces = ceil_div(items, tile_items) >> piece_tiles_log2(work_tiles, max_pieces);
+  const unsigned piece_log2 = piece_tiles_log2(work_tiles, max_pieces);
+  const uint64_t pieces = (ceil_div(items, tile_items) + (uint64_t(1) << (piece_log2 - 1))) >> piece_log2;
   return pieces < 1 ? 1 : pieces > max_pieces ? max_pieces : pieces;
 }
 
@@ -263,9 +266,10 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t tiles_through_block(uint64_t b, uint64_t
 
 // The pieces the pool holds for long segments at once. Knowing the input's total length (the
 // overload that takes it, the fixed-size and axis calls): enough for every long segment, which
-// has at least 2·kPieceMinTiles tiles and at most one piece per kPieceMinTiles of them, so the
-// pieces number at most 2·items / (kPieceMinTiles · tile_items). Without it: kPoolSplits
-// segments split max_pieces ways. Never fewer than max_pieces, so one segment always fits.
+// has more than 1.5·kPieceMinTiles - 1 tiles and pieces of at least three quarters of
+// kPieceMinTiles of them (pieces_for), so the pieces number under 2·items /
+// (kPieceMinTiles · tile_items). Without it: kPoolSplits segments split max_pieces ways. Never
+// fewer than max_pieces, so one segment always fits.
 WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t total_items, uint64_t tile_items,
                                                     uint64_t max_pieces) {
   const uint64_t cap = uint64_t(1) << 30;  // the counters hold 32 bits
