@@ -8,10 +8,10 @@
 //   alone  up to 8 elements (alone_max_code): the thread that reads the segment's offsets;
 //   lanes  up to kLaneItems elements per lane: 4, 8, 16 or 32 lanes of a warp;
 //   warp   up to kWarpMaxBytes: a warp, 16-byte vectors;
-//   block  a block, tiles of 16-byte vectors; from two pieces' tiles on (4 to 16 tiles a piece,
-//          by the call's size), the segment is *long*: cut into pieces (tiles p, p + P, p + 2P,
-//          ... of it, as reduce's blocks cut its input), which any block of the grid may take,
-//          combined per segment.
+//   block  a block, tiles of 16-byte vectors; from one and a half pieces' tiles on (pieces of
+//          about 4 to 16 tiles, by the call's size), the segment is *long*: cut into pieces
+//          (tiles p, p + P, p + 2P, ... of it, as reduce's blocks cut its input), which any block
+//          of the grid may take, combined per segment.
 
 #include <warpfold/detail/reduce_policy.hpp>
 
