@@ -119,7 +119,13 @@ struct segments_block {
       alignas(16) unsigned char stage[kStageBytes];
     };
     unsigned own_count;
-    uint32_t claim[2];               // the block's claim: entry (kNoEntry: none), piece
+    // The block's claim: entry (kNoEntry: none) and piece, with what the entry says of its
+    // segment, read with the draw so that the piece's loads wait for no further round trip.
+    struct {
+      uint32_t entry, piece, pool_base, pieces;
+      uint64_t segment;
+      segment_slot slot;
+    } claim;
     // Per warp, a count for a block-wide sum (the entries with pieces left its lanes saw, a
     // scan's warp total); aligned, so that the vector loads that read them read nothing beside
     // them (the claim, written meanwhile).
@@ -171,9 +177,9 @@ struct segments_block {
     record_stall(p.temp);
   }
 
-  // Reserves pool pieces and an entry for long segment s and publishes it (one thread). False
-  // where the pool or the entries are full: the caller then reduces the segment itself.
-  __device__ bool publish(uint64_t s, uint64_t pieces) const {
+  // Reserves pool pieces and an entry for long segment s at `slot` and publishes it (one thread).
+  // False where the pool or the entries are full: the caller then reduces the segment itself.
+  __device__ bool publish(uint64_t s, const segment_slot& slot, uint64_t pieces) const {
     const uint64_t pool = p.layout.pool_pieces;
     if (tagged_count(word(kPoolUsedWord), tag) + pieces > pool) return false;
     const uint32_t base = tagged_add(word(kPoolUsedWord), tag, uint32_t(pieces));
@@ -188,6 +194,8 @@ struct segments_block {
     device_word(w[3]).store(s, cuda::memory_order_relaxed);
     device_word(w[4]).store(base, cuda::memory_order_relaxed);
     device_word(w[5]).store(pieces, cuda::memory_order_relaxed);
+    device_word(w[6]).store(uint64_t(slot.base), cuda::memory_order_relaxed);
+    device_word(w[7]).store(slot.len, cuda::memory_order_relaxed);
     // The cursor and the arrivals carry the tag before anyone sees the entry: plain adds serve them.
     device_word(w[1]).store(tagged_zero(tag), cuda::memory_order_relaxed);
     device_word(w[2]).store(tagged_zero(tag), cuda::memory_order_relaxed);
@@ -251,7 +259,7 @@ struct segments_block {
       if ((whole >> k & 1u) == 0) continue;
       const unsigned j = threadIdx.x + k * kSegmentThreads;
       const uint64_t pieces = pieces_of(p.source.view_of({sh.base[j], sh.len[j]}).items());
-      if (pieces >= 2 && publish(first + j, pieces)) {
+      if (pieces >= 2 && publish(first + j, {sh.base[j], sh.len[j]}, pieces)) {
         any_published = true;
       } else {
         sh.own[atomicAdd(&sh.own_count, 1u)] = j | (pieces == 1 ? kOnePiece : 0u);
@@ -642,7 +650,7 @@ struct segments_block {
 
   // Entry e as a scan sees it, in one round trip: published or not, its pieces and the pieces
   // drawn. The loads are relaxed, so the piece count may be an earlier call's; whoever acts on it
-  // reads it again after an acquire fence (fresh_pieces).
+  // reads it again after an acquire fence (fresh_pieces, claim_from).
   struct entry_view {
     bool published = false;
     uint32_t pieces = 0, drawn = 0;
@@ -728,18 +736,32 @@ struct segments_block {
         from += kSegmentThreads;
         continue;
       }
-      if (v.has_pieces() && rank == blockIdx.x % total) {
-        const uint32_t pieces = fresh_pieces(e);
-        const uint32_t drawn = draw(e);
-        sh.claim[0] = drawn < pieces ? e : kNoEntry;
-        sh.claim[1] = drawn;
-      }
+      if (v.has_pieces() && rank == blockIdx.x % total) claim_from(e);
       __syncthreads();
-      const bool found = sh.claim[0] != kNoEntry;
+      const bool found = sh.claim.entry != kNoEntry;
       __syncthreads();  // read before the next round's writes
       if (found) return true;
     }
     return false;
+  }
+
+  // A draw from entry e into sh.claim (one thread), with the entry's words read after an acquire
+  // fence (the scan's relaxed loads may have seen an earlier call's) in the draw's round trip.
+  __device__ __forceinline__ void claim_from(uint32_t e) const {
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    unsigned long long* w = entry(e);
+    const uint64_t segment = device_word(w[3]).load(cuda::memory_order_relaxed);
+    const uint32_t pool_base = uint32_t(device_word(w[4]).load(cuda::memory_order_relaxed));
+    const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
+    const int64_t base = int64_t(device_word(w[6]).load(cuda::memory_order_relaxed));
+    const uint64_t len = device_word(w[7]).load(cuda::memory_order_relaxed);
+    const uint32_t drawn = draw(e);
+    sh.claim.entry = drawn < pieces ? e : kNoEntry;
+    sh.claim.piece = drawn;
+    sh.claim.pool_base = pool_base;
+    sh.claim.pieces = pieces;
+    sh.claim.segment = segment;
+    sh.claim.slot = {base, len};
   }
 
   // The block's fold of piece `piece` of the segment at `slot`'s `pieces`, in thread 0 (`valid`:
@@ -751,16 +773,14 @@ struct segments_block {
     return block_total(f, p.op, sh.storage, valid);
   }
 
-  // Piece `piece` of entry e: its partial stored; the block that delivers the last one folds them.
-  __device__ void take_piece(uint32_t e, uint32_t piece) {
-    unsigned long long* w = entry(e);
-    const uint64_t s = device_word(w[3]).load(cuda::memory_order_relaxed);
-    const uint64_t base = device_word(w[4]).load(cuda::memory_order_relaxed);
-    const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
+  // The claimed piece (sh.claim): its partial stored; the block that delivers the last one folds
+  // them. sh.claim stays until the next claim, which follows deliver_piece's barrier.
+  __device__ void take_piece() {
     int valid = 0;
-    const Acc total = piece_total(p.source.slot(s), piece, pieces, valid);
+    const Acc total = piece_total(sh.claim.slot, sh.claim.piece, sh.claim.pieces, valid);
     // The entry's arrivals carry the tag since its publication: one add counts the piece.
-    deliver_piece(s, base, piece, pieces, total, [&] { return tagged_add_installed(w + 2, 1); });
+    deliver_piece(sh.claim.segment, sh.claim.pool_base, sh.claim.piece, sh.claim.pieces, total,
+                  [&] { return tagged_add_installed(entry(sh.claim.entry) + 2, 1); });
   }
 
   // Piece `piece` of segment s's `pieces`, whose partials lie from pool piece `base`: its total
@@ -1004,7 +1024,7 @@ struct segments_block {
     }
     // find_piece's barriers order thread 0's wait before the scan, and take_piece's order the
     // claim's reads before the next scan writes it.
-    while (find_piece()) take_piece(sh.claim[0], sh.claim[1]);
+    while (find_piece()) take_piece();
   }
 };
 

@@ -284,7 +284,7 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t t
 // then the pool of tagged piece partials.
 inline constexpr unsigned kSegmentCounterWords = 8;  // header and counters, padded
 inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4, kSpentEntriesWord = 5;
-inline constexpr unsigned kEntryWords = 8;           // flag, cursor, arrivals, segment, pool base, pieces
+inline constexpr unsigned kEntryWords = 8;           // flag, cursor, arrivals, segment, pool base, pieces, slot
 struct segments_layout {
   uint64_t max_entries = 0;
   uint64_t pool_pieces = 0;
