@@ -1022,8 +1022,8 @@ struct segments_block {
       // working blocks' adds and loads.
       while (tagged_count(word(kClassifiedWord), tag) < target && wait.again()) __nanosleep(kHelperPollNs);
     }
-    // find_piece's barriers order thread 0's wait before the scan, and take_piece's order the
-    // claim's reads before the next scan writes it.
+    // find_piece's barriers order thread 0's wait before the scan, and deliver_piece's barrier
+    // orders the claim's reads before the next claim_from writes it.
     while (find_piece()) take_piece();
   }
 };

@@ -266,10 +266,11 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t tiles_through_block(uint64_t b, uint64_t
 
 // The pieces the pool holds for long segments at once. Knowing the input's total length (the
 // overload that takes it, the fixed-size and axis calls): enough for every long segment, which
-// has more than 1.5·kPieceMinTiles - 1 tiles and pieces of at least three quarters of
-// kPieceMinTiles of them (pieces_for), so the pieces number under 2·items /
-// (kPieceMinTiles · tile_items). Without it: kPoolSplits segments split max_pieces ways. Never
-// fewer than max_pieces, so one segment always fits.
+// spans at least 1.5·kPieceMinTiles tiles (its last, partial tile counted whole: more than
+// 1.5·kPieceMinTiles - 1 tiles of items) in pieces of at least three quarters of kPieceMinTiles
+// tiles (pieces_for), so the pieces number under 2·items / (kPieceMinTiles · tile_items).
+// Without it: kPoolSplits segments split max_pieces ways. Never fewer than max_pieces, so one
+// segment always fits.
 WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t total_items, uint64_t tile_items,
                                                     uint64_t max_pieces) {
   const uint64_t cap = uint64_t(1) << 30;  // the counters hold 32 bits
