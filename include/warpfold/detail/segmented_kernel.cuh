@@ -748,11 +748,10 @@ struct segments_block {
   // A draw from entry e into sh.claim (one thread), with the entry's words read after an acquire
   // fence (the scan's relaxed loads may have seen an earlier call's) in the draw's round trip.
   __device__ __forceinline__ void claim_from(uint32_t e) const {
-    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    const uint32_t pieces = fresh_pieces(e);  // the fence orders the loads below too
     unsigned long long* w = entry(e);
     const uint64_t segment = device_word(w[3]).load(cuda::memory_order_relaxed);
     const uint32_t pool_base = uint32_t(device_word(w[4]).load(cuda::memory_order_relaxed));
-    const uint32_t pieces = uint32_t(device_word(w[5]).load(cuda::memory_order_relaxed));
     const int64_t base = int64_t(device_word(w[6]).load(cuda::memory_order_relaxed));
     const uint64_t len = device_word(w[7]).load(cuda::memory_order_relaxed);
     const uint32_t drawn = draw(e);
