@@ -1,7 +1,7 @@
 // A prototype of the flat fold for short CSR segments (docs/design.md, SG56), timed against
 // warpfold::segmented_reduce and a plain read of the input in the same rounds. Float sums over 2^26
-// elements with int32 CSR offsets, for segment lengths from 4 to 512 on average; every output of
-// both is checked against a double-precision sum.
+// elements with int32 CSR offsets, for segment lengths from 4 to 512 on average; every output is
+// checked against a double-precision sum.
 //
 // The flat fold: a warp takes 32 consecutive segments at a time and streams their span as rows of
 // 256 elements, lane L holding elements 8L … 8L + 7 (two 16-byte loads). The starts of nonempty
@@ -11,6 +11,13 @@
 // end carries into the next row. A head closes the segment before it: its total goes to a table
 // in shared memory at the head's place in the row, where the segment's own lane (whose end offset
 // is that place) reads it. Its cost is per element, not per segment.
+//
+// Two kernels: one whose rows start at the group's first vector, and one that keeps the library's
+// rule (a segment's bits depend on its own place and length only): rows on 256-element boundaries
+// of the input, the group's end a head as well, and segments of up to 8 elements folded by the
+// lane that reads their offsets. The program checks the rule by running the first shape again with
+// empty segments put between its segments and comparing every nonempty segment's bits; it exits
+// non-zero where an output is wrong or segmented_reduce or the rule-keeping kernel breaks the rule.
 //
 // It serves float sums with CSR offsets only, and its bits differ from the segments kernel's lane
 // classes; SG56 lists what the library needs before it can take it.
