@@ -10,6 +10,8 @@
 //   cmake --build build --target warpfold_batch_floor
 //   build/bench/warpfold_batch_floor [--rounds N]
 
+#include "bench_args.hpp"
+
 #include <warpfold/segmented_reduce.cuh>
 
 #include <cub/device/device_segmented_reduce.cuh>
@@ -18,7 +20,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
@@ -61,22 +62,11 @@ struct Contender {
   bool checked;  // writes the sums
 };
 
-// --rounds N (10 to 100000) or nothing; anything else is refused with the usage.
-bool parse_rounds(int argc, char** argv, int& rounds) {
-  if (argc == 1) return true;
-  if (argc != 3 || std::strcmp(argv[1], "--rounds") != 0) return false;
-  char* end = nullptr;
-  const long n = std::strtol(argv[2], &end, 10);
-  if (end == argv[2] || *end != '\0' || n < 10 || n > 100000) return false;
-  rounds = int(n);
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   int rounds = 300;
-  if (!parse_rounds(argc, argv, rounds)) {
+  if (!warpfold_bench::parse_rounds(argc, argv, 10, 100000, rounds)) {
     std::fprintf(stderr, "usage: %s [--rounds N]   (N: timed rounds, 10 to 100000; default 300)\n", argv[0]);
     return 2;
   }
