@@ -1,8 +1,9 @@
 // warpfold::segmented_reduce over offsets, against CPU references: every regime (lane groups,
 // warps, blocks, long segments shared by the grid, skewed mixes), CSR and shuffled begin/end
 // offsets, empty and reversed segments, NaN and infinities, argmin/argmax ties, clamped offsets,
-// the same bits whether long segments are shared or not and in whichever tile a block-class
-// segment lies, beyond 2^32 elements, bad arguments, and the device's classification.
+// the same bits whether long segments are shared or not, in whichever tile a block-class segment
+// lies and whatever a lane-class segment's neighbours, beyond 2^32 elements, bad arguments, and the
+// device's classification.
 #include "gpu/segmented_test_support.cuh"
 
 #include "harness/run_context.hpp"
@@ -293,6 +294,127 @@ TEST(SegmentedReduce, BlockSegmentsGiveTheSameBitsInAnyTile) {
   std::vector<uint64_t> lengths(representative_run() ? 1200 : 3000);
   for (uint64_t& len : lengths) len = warp_max + 1 + gen() % 1024 + (gen() % 7 == 0 ? 4 * warp_max : 0);
   check_same_bits_listed_twice<int32_t>(lay_out(lengths, seed + 1, true), seed, 0);
+}
+
+// Values of both signs and magnitudes 2^-10 to 2^10: a float or double sum of a few dozen of them
+// rounds differently in almost any other order.
+template <class T>
+std::vector<T> spread_values(size_t n, uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u{1.0, 2.0};
+  std::vector<T> v(n);
+  for (T& x : v) x = T((gen() % 2 ? 1.0 : -1.0) * std::ldexp(u(gen), int(gen() % 21) - 10));
+  return v;
+}
+
+// The same segments in other arrangements: with an empty segment after about every third (still
+// CSR, other neighbours in each warp's 32), in shuffled order (begin/end offsets), and each listed
+// twice in a row (overlapping). `at[k]`: where segment k of `s` lies in the arrangement.
+struct arrangement {
+  std::string name;
+  segment_set set;
+  std::vector<size_t> at;
+};
+std::vector<arrangement> rearranged(const segment_set& s, uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::vector<arrangement> out(4);
+  out[0].name = "as laid out";
+  out[0].set = s;
+  out[1].name = "with empty segments between";
+  out[1].set.csr = true;
+  out[1].set.n = s.n;
+  for (size_t k = 0; k < s.size(); ++k) {
+    out[0].at.push_back(k);
+    out[1].at.push_back(out[1].set.size());
+    out[1].set.begin.push_back(s.begin[k]);
+    out[1].set.end.push_back(s.end[k]);
+    if (gen() % 3 == 0) {
+      out[1].set.begin.push_back(s.end[k]);
+      out[1].set.end.push_back(s.end[k]);
+    }
+  }
+  std::vector<size_t> order(s.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::shuffle(order.begin(), order.end(), gen);
+  out[2].name = "shuffled";
+  out[3].name = "each listed twice";
+  out[2].at.resize(s.size());
+  for (arrangement* a : {&out[2], &out[3]}) {
+    a->set.csr = false;
+    a->set.n = s.n;
+  }
+  for (size_t k = 0; k < s.size(); ++k) {
+    out[2].at[order[k]] = k;
+    out[2].set.begin.push_back(s.begin[order[k]]);
+    out[2].set.end.push_back(s.end[order[k]]);
+    out[3].at.push_back(2 * k);
+    for (int copy = 0; copy < 2; ++copy) {
+      out[3].set.begin.push_back(s.begin[k]);
+      out[3].set.end.push_back(s.end[k]);
+    }
+  }
+  return out;
+}
+
+// Segments of every class, most of them of the lane classes (9 to 128 elements), whose fold must
+// depend on the segment alone, never on its neighbours or its place in the list: each segment's
+// bits are the same in every arrangement, its sum within the error bound of its additions, its
+// second copy's bits its first's. Run with the input at two alignments (which may change the bits,
+// but the same in every arrangement).
+template <class T>
+void check_bits_in_any_arrangement(uint64_t seed, size_t shift) {
+  std::mt19937_64 gen(seed);
+  const uint64_t warp_max = detail::warp_max_items(sizeof(T));
+  std::vector<uint64_t> lengths(representative_run() ? 6000 : 20000);
+  for (uint64_t& len : lengths) {
+    const uint64_t pick = gen() % 100;
+    len = pick < 70   ? 9 + gen() % 120
+          : pick < 85 ? gen() % 9
+          : pick < 97 ? 129 + gen() % 400
+                      : warp_max + 1 + gen() % (2 * warp_max);
+  }
+  const segment_set s = lay_out(lengths, seed + 1, true);
+  const std::vector<T> data = spread_values<T>(s.n, seed + 2);
+  offset_buffer<T> in(data, shift);
+  segmented_runner runner;
+  std::vector<T> first;
+  for (const arrangement& a : rearranged(s, seed + 3)) {
+    const device_offsets<int32_t> off(a.set);
+    const std::vector<T> got = runner.run<T>(a.set.size(), [&](void* t, size_t& b, T* o) {
+      return segmented_reduce(t, b, in.get(), o, a.set.size(), off.begin, off.end, plus{}, T(0));
+    });
+    const std::string where = a.name + ", shift " + std::to_string(shift) + ", seed " + std::to_string(seed);
+    for (size_t k = 0; k < s.size(); ++k) {
+      const segment_range g = range_of(s, k, false);
+      const T value = got[a.at[k]];
+      if (first.empty()) {
+        long double exact = 0, magnitude = 0;
+        for (uint64_t j = 0; j < g.len; ++j) {
+          exact += data[g.begin + j];
+          magnitude += std::fabs(data[g.begin + j]);
+        }
+        const long double bound = g.len * magnitude * std::numeric_limits<T>::epsilon() / 2;
+        ASSERT_LE(std::fabs(value - exact), bound) << "segment " << k << " of length " << g.len << ", " << where;
+      } else {
+        ASSERT_TRUE(bitwise_equal(value, first[k])) << "segment " << k << " of length " << g.len << ": " << value
+                                                    << " against " << first[k] << ", " << where;
+      }
+      if (a.name == "each listed twice") {
+        ASSERT_TRUE(bitwise_equal(value, got[a.at[k] + 1])) << "segment " << k << "'s copies differ, " << where;
+      }
+    }
+    if (first.empty()) {
+      for (size_t k = 0; k < s.size(); ++k) first.push_back(got[a.at[k]]);
+    }
+  }
+}
+
+TEST(SegmentedReduce, LaneClassSegmentsGiveTheSameBitsInAnyArrangement) {
+  WARPFOLD_REQUIRE_GPU();
+  for (size_t shift : all_or_one<size_t>({0, 3})) {
+    check_bits_in_any_arrangement<float>(new_seed(), shift);
+    check_bits_in_any_arrangement<double>(new_seed(), shift);
+  }
 }
 
 // A call of at most one tile's segments is planned by every block alike (no tiles); the same
