@@ -212,11 +212,11 @@ __global__ void __launch_bounds__(kWarps * 32, 4)
     float carry = 0.f;
     float4 rows[2][2];
     load_row(span, 0, lo, nvec, lane, rows[0]);
-    // Row v0 from rows[cur], the next row's loads in flight meanwhile into rows[cur ^ 1] (lean: the
-    // next row's from there, with no copy). Closing:
-    // the group's end is a head too, so that every segment closes at a head, the last one
-    // included; where the end starts a row, that row would hold nothing but the head, and its
-    // closing, the carry as at any row's first element, is taken after the rows.
+    // Row v0 from rows[cur], the next row's loads in flight meanwhile into rows[cur ^ 1]: the lean
+    // loop folds the next row from there, the closing loops copy it back. Closing: the group's end
+    // is a head too, so that every segment closes at a head, the last one included; where the end
+    // starts a row, that row would hold nothing but the head, and its closing, the carry as at any
+    // row's first element, is taken after the rows.
     const auto step = [&](unsigned v0, unsigned cur) {
       load_row(span, v0 + kRowVectors, lo, nvec, lane, rows[cur ^ 1]);
       const unsigned row_first = 4 * v0;
