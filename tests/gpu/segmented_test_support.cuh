@@ -230,16 +230,20 @@ key_value<T> reference_arg(uint64_t len, bool minimum, Element&& element) {
 }
 
 // Segment s's elements of the host data: clamped to [0, n) where `clamps`, empty where end <= begin.
-// Whether float sum `got` of len elements (element(j) the j-th) is within the error bound of
-// any order of their additions: len - 1 roundings of at most u·Σ|x| each.
-template <class Element>
-::testing::AssertionResult within_sum_bound(uint64_t len, Element&& element, float got) {
+// Whether float or double sum `got` of len elements (element(j) the j-th) is within the error
+// bound of any order of their additions: len - 1 roundings of at most u·Σ|x| each (u: half F's
+// epsilon), compared in a type wider than F.
+template <class Element, class F>
+::testing::AssertionResult within_sum_bound(uint64_t len, Element&& element, F got) {
+  static_assert(std::is_floating_point_v<F>, "a float or double sum");
+  using wide = std::conditional_t<sizeof(F) < sizeof(double), double, long double>;
   long double exact = 0, magnitude = 0;
   for (uint64_t j = 0; j < len; ++j) {
     exact += element(j);
     magnitude += std::fabs(element(j));
   }
-  if (std::fabs(double(got) - double(exact)) <= double(len) * 0x1p-24 * double(magnitude) + 1e-30) {
+  const wide u = wide(std::numeric_limits<F>::epsilon()) / 2;
+  if (std::fabs(wide(got) - wide(exact)) <= wide(len) * u * wide(magnitude) + 1e-30) {
     return ::testing::AssertionSuccess();
   }
   return ::testing::AssertionFailure() << "got " << got << ", exactly " << double(exact);

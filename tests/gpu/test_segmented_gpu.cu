@@ -249,18 +249,23 @@ TEST(SegmentedReduce, LongSegmentsGiveTheSameBitsSharedOrNot) {
 // buffer, Offset offsets, the CUB-style call or, `with_length`, the one that takes the input's
 // length) once, then with every segment listed twice in a row: each sum is within the error bound
 // of its additions, and its bits are the same in all three.
-template <class Offset>
-void check_same_bits_listed_twice(const segment_set& s, uint64_t seed, size_t shift, bool with_length = false) {
-  segment_set twice = s;
+// The segments of `s`, each listed twice in a row (begin/end offsets).
+segment_set listed_twice(const segment_set& s) {
+  segment_set twice;
   twice.csr = false;
-  twice.begin.clear();
-  twice.end.clear();
+  twice.n = s.n;
   for (size_t k = 0; k < s.size(); ++k) {
     for (int copy = 0; copy < 2; ++copy) {
       twice.begin.push_back(s.begin[k]);
       twice.end.push_back(s.end[k]);
     }
   }
+  return twice;
+}
+
+template <class Offset>
+void check_same_bits_listed_twice(const segment_set& s, uint64_t seed, size_t shift, bool with_length = false) {
+  const segment_set twice = listed_twice(s);
   const std::vector<float> data = order_sensitive_values<float>(s.n, seed + 2);
   offset_buffer<float> in(data, shift);
   segmented_runner runner;
@@ -314,6 +319,7 @@ struct arrangement {
   std::string name;
   segment_set set;
   std::vector<size_t> at;
+  bool copies = false;  // segment k also lies at at[k] + 1
 };
 std::vector<arrangement> rearranged(const segment_set& s, uint64_t seed) {
   std::mt19937_64 gen(seed);
@@ -337,22 +343,18 @@ std::vector<arrangement> rearranged(const segment_set& s, uint64_t seed) {
   std::iota(order.begin(), order.end(), size_t(0));
   std::shuffle(order.begin(), order.end(), gen);
   out[2].name = "shuffled";
-  out[3].name = "each listed twice";
+  out[2].set.csr = false;
+  out[2].set.n = s.n;
   out[2].at.resize(s.size());
-  for (arrangement* a : {&out[2], &out[3]}) {
-    a->set.csr = false;
-    a->set.n = s.n;
-  }
   for (size_t k = 0; k < s.size(); ++k) {
     out[2].at[order[k]] = k;
     out[2].set.begin.push_back(s.begin[order[k]]);
     out[2].set.end.push_back(s.end[order[k]]);
-    out[3].at.push_back(2 * k);
-    for (int copy = 0; copy < 2; ++copy) {
-      out[3].set.begin.push_back(s.begin[k]);
-      out[3].set.end.push_back(s.end[k]);
-    }
   }
+  out[3].name = "each listed twice";
+  out[3].set = listed_twice(s);
+  out[3].copies = true;
+  for (size_t k = 0; k < s.size(); ++k) out[3].at.push_back(2 * k);
   return out;
 }
 
@@ -388,18 +390,13 @@ void check_bits_in_any_arrangement(uint64_t seed, size_t shift) {
       const segment_range g = range_of(s, k, false);
       const T value = got[a.at[k]];
       if (first.empty()) {
-        long double exact = 0, magnitude = 0;
-        for (uint64_t j = 0; j < g.len; ++j) {
-          exact += data[g.begin + j];
-          magnitude += std::fabs(data[g.begin + j]);
-        }
-        const long double bound = g.len * magnitude * std::numeric_limits<T>::epsilon() / 2;
-        ASSERT_LE(std::fabs(value - exact), bound) << "segment " << k << " of length " << g.len << ", " << where;
+        ASSERT_TRUE(within_sum_bound(g.len, [&](uint64_t j) { return data[g.begin + j]; }, value))
+            << "segment " << k << " of length " << g.len << ", " << where;
       } else {
         ASSERT_TRUE(bitwise_equal(value, first[k])) << "segment " << k << " of length " << g.len << ": " << value
                                                     << " against " << first[k] << ", " << where;
       }
-      if (a.name == "each listed twice") {
+      if (a.copies) {
         ASSERT_TRUE(bitwise_equal(value, got[a.at[k] + 1])) << "segment " << k << "'s copies differ, " << where;
       }
     }
