@@ -258,8 +258,9 @@ struct segments_block {
     for (unsigned k = 0; k < kPerThread; ++k) {
       if ((whole >> k & 1u) == 0) continue;
       const unsigned j = threadIdx.x + k * kSegmentThreads;
-      const uint64_t pieces = pieces_of(p.source.view_of({sh.base[j], sh.len[j]}).items());
-      if (pieces >= 2 && publish(first + j, {sh.base[j], sh.len[j]}, pieces)) {
+      const segment_slot slot{sh.base[j], sh.len[j]};
+      const uint64_t pieces = pieces_of(p.source.view_of(slot).items());
+      if (pieces >= 2 && publish(first + j, slot, pieces)) {
         any_published = true;
       } else {
         sh.own[atomicAdd(&sh.own_count, 1u)] = j | (pieces == 1 ? kOnePiece : 0u);
