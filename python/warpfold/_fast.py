@@ -34,6 +34,7 @@ class FullCall(NamedTuple):
     temp_bytes: int
     search: bool  # argmin/argmax: the entry writes {value, index}; the result is the index
     needs_elements: bool  # min, max, argmin, argmax: none over no element
+    like: Any = None  # what the result is made like (TorchCalls.with_result_like), or None
 
 
 class AlongCall(NamedTuple):
@@ -140,13 +141,18 @@ class TorchCalls(FastCalls):
     def result_dtype(self, name: str):
         return self.fw.dtypes[name]
 
-    def with_result_like(self, call: AlongCall, device: int) -> AlongCall:
-        """`call` with its results made like the device's template of their dtype, expanded to
-        their shape once here, where Torch.made_like would make them so (the template is kept)."""
-        template = self.templates.get((device, call.result))
-        if template is None or (call.shape and not self.fw.expands_to(call.shape)):
-            return call
-        return call._replace(like=template.expand(call.shape) if call.shape else template)
+    def like_of(self, shape: tuple, result, device: int):
+        """The device's template of dtype `result` expanded to `shape` once here, where
+        Torch.made_like would make such results like it (the template is kept); else None."""
+        template = self.templates.get((device, result))
+        if template is None or (shape and not self.fw.expands_to(shape)):
+            return None
+        return template.expand(shape) if shape else template
+
+    def with_result_like(self, call, shape: tuple, device: int):
+        """`call` (a FullCall or AlongCall) with its results of `shape` made like_of."""
+        like = self.like_of(shape, call.result, device)
+        return call if like is None else call._replace(like=like)
 
     def run_along(self, plan: Launches, device: int, data: int, out: int) -> None:
         """Queues the passes of `plan` on the current stream as _axis.run_along does: one pass
@@ -178,14 +184,21 @@ class TorchCalls(FastCalls):
             # on any device: the result, its stream and the kept block are x's device's, and
             # run_full allocates on that device where it is not the current one
             if call is not None and (n or not call.needs_elements):
-                index, result, nbytes, search, _ = call
+                index, result, nbytes, search, _, like = call
                 stream = self.current_stream(device)
-                if search:
-                    answer = self.made_like((2,), result, device)
-                else:  # Torch.scalar's common case inline, a Python frame less per call
-                    like = self.templates.get((device, result))
-                    answer = self.empty_like(like) if like is not None else self.scalar(result, device)
-                self.run(index, device, x.data_ptr(), n, answer.data_ptr(), nbytes, stream)
+                if like is not None:
+                    answer = self.empty_like(like)
+                else:  # a first call (which makes the template), or one made otherwise
+                    shape = (2,) if search else ()
+                    answer = self.made_like(shape, result, device)
+                    _kept(self.full_calls, key, self.with_result_like(call, shape, device))
+                # self.run's body inline, a Python frame less per call
+                held = self.kept.get((device, stream))
+                data, out = x.data_ptr(), answer.data_ptr()
+                ran = held is not None and held[1] >= nbytes and _ext.run(index, device, data, n, out, held[0],
+                                                                          nbytes, stream, True)
+                if not ran:
+                    run_full(self.fw, index, device, data, n, out, nbytes, stream, True)
                 return answer[1] if search else answer
         return full_reduce(op, x, requested)
 
@@ -203,7 +216,7 @@ class TorchCalls(FastCalls):
                     answer = self.empty_like(like)
                 else:  # a first call (which makes the template), or one whose result is made otherwise
                     answer = self.made_like(shape, result, device)
-                    _kept(self.along_calls, key, self.with_result_like(call, device))
+                    _kept(self.along_calls, key, self.with_result_like(call, shape, device))
                 if whole is not None:
                     index, nbytes, n = whole
                     self.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), nbytes,
@@ -241,7 +254,7 @@ class CuPyCalls(FastCalls):
                 call = self.full_call(key, op, dtype.name, requested, device)
             n = x.size
             if call is not None and (n or not call.needs_elements) and self.current_device() == device:
-                index, result, nbytes, search, _ = call
+                index, result, nbytes, search, _, _ = call
                 answer = self.ndarray((2,) if search else (), result)
                 temp = self.alloc(nbytes)  # back to the pool when dropped, after the launch is queued
                 _ext.run(index, device, memory.ptr, n, answer.data.ptr, temp.ptr, nbytes, self.current_stream().ptr)
