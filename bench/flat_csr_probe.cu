@@ -25,7 +25,8 @@
 // output is wrong or segmented_reduce or a rule-keeping kernel breaks the rule.
 //
 // It serves float sums with CSR offsets only, and its bits differ from the segments kernel's lane
-// classes; SG56, SG58 and SG59 say what the library needs before it can take it.
+// classes; SG56, SG58 and SG59 say what the library needs before it can take it, SG60 why it has
+// not on an H200.
 //
 //   cmake --build build --target warpfold_flat_csr_probe
 //   build/bench/warpfold_flat_csr_probe [--rounds N]
