@@ -34,7 +34,7 @@ class FullCall(NamedTuple):
     temp_bytes: int
     search: bool  # argmin/argmax: the entry writes {value, index}; the result is the index
     needs_elements: bool  # min, max, argmin, argmax: none over no element
-    like: Any = None  # what the result is made like (TorchCalls.with_result_like), or None
+    like: Any = None  # what the entry's output is made like (TorchCalls.like_of), or None
 
 
 class AlongCall(NamedTuple):
@@ -116,8 +116,9 @@ def _kept(cache: dict, key: tuple, call):
 
 
 class TorchCalls(FastCalls):
-    """torch.Tensor: results made as the general path makes them (Torch.made_like), along dims
-    like a template expanded once per call shape; temp storage as the general path takes it: the
+    """torch.Tensor: results made as the general path makes them (Torch.made_like), like the
+    device's template (expanded once per call shape), kept in the call once the template is;
+    temp storage as the general path takes it: the
     block kept for the stream (Torch.kept_scratch) for a full reduce or a single pass along dims,
     else a block of the caching allocator on x's device. Calls along dims require x's device to be
     the current one, as their temp storage is a raw block of the current device."""
@@ -129,7 +130,7 @@ class TorchCalls(FastCalls):
         self.alloc, self.free = fw._raw_alloc, fw._raw_delete
         self.kept = fw.kept
         self.templates, self.empty_like = fw.templates, fw.torch.empty_like
-        self.scalar, self.made_like = fw.scalar, fw.made_like
+        self.made_like = fw.made_like
 
     def run(self, index: int, device: int, data: int, n: int, out: int, nbytes: int, stream: int) -> None:
         """Queues a full reduce on the current stream: its kept block where it holds nbytes and no
@@ -149,9 +150,9 @@ class TorchCalls(FastCalls):
             return None
         return template.expand(shape) if shape else template
 
-    def with_result_like(self, call, shape: tuple, device: int):
-        """`call` (a FullCall or AlongCall) with its results of `shape` made like_of."""
-        like = self.like_of(shape, call.result, device)
+    def with_result_like(self, call: AlongCall, device: int) -> AlongCall:
+        """`call` with its results made like_of their shape, where they can be."""
+        like = self.like_of(call.shape, call.result, device)
         return call if like is None else call._replace(like=like)
 
     def run_along(self, plan: Launches, device: int, data: int, out: int) -> None:
@@ -188,10 +189,12 @@ class TorchCalls(FastCalls):
                 stream = self.current_stream(device)
                 if like is not None:
                     answer = self.empty_like(like)
-                else:  # a first call (which makes the template), or one made otherwise
+                else:  # a first call (which makes the template), or one whose result is made otherwise
                     shape = (2,) if search else ()
                     answer = self.made_like(shape, result, device)
-                    _kept(self.full_calls, key, self.with_result_like(call, shape, device))
+                    like = self.like_of(shape, result, device)
+                    if like is not None:
+                        _kept(self.full_calls, key, call._replace(like=like))
                 # self.run's body inline, a Python frame less per call
                 held = self.kept.get((device, stream))
                 data, out = x.data_ptr(), answer.data_ptr()
@@ -216,7 +219,7 @@ class TorchCalls(FastCalls):
                     answer = self.empty_like(like)
                 else:  # a first call (which makes the template), or one whose result is made otherwise
                     answer = self.made_like(shape, result, device)
-                    _kept(self.along_calls, key, self.with_result_like(call, shape, device))
+                    _kept(self.along_calls, key, self.with_result_like(call, device))
                 if whole is not None:
                     index, nbytes, n = whole
                     self.run(index, device, x.data_ptr() + offset, n, answer.data_ptr(), nbytes,
