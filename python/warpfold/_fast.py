@@ -118,10 +118,10 @@ def _kept(cache: dict, key: tuple, call):
 class TorchCalls(FastCalls):
     """torch.Tensor: results made as the general path makes them (Torch.made_like), like the
     device's template (expanded once per call shape), kept in the call once the template is;
-    temp storage as the general path takes it: the
-    block kept for the stream (Torch.kept_scratch) for a full reduce or a single pass along dims,
-    else a block of the caching allocator on x's device. Calls along dims require x's device to be
-    the current one, as their temp storage is a raw block of the current device."""
+    temp storage as the general path takes it: the block kept for the stream
+    (Torch.kept_scratch) for a full reduce or a single pass along dims, else a block of the
+    caching allocator on x's device. Calls along dims require x's device to be the current one, as
+    their temp storage is a raw block of the current device."""
 
     def __init__(self, fw):
         super().__init__(fw)
