@@ -4,6 +4,7 @@
 // becomes a RuntimeError that names it; the ones meaning "no usable GPU" say so first.
 
 #include "entries.hpp"
+#include "fast_calls.hpp"
 
 #include <warpfold/detail/kernel_launch.cuh>
 
@@ -252,4 +253,5 @@ NB_MODULE(_warpfold, m) {
   m.def("device_count", &device_count, "CUDA devices visible (0 without a driver or device).");
   m.def("dlpack_view", &dlpack_view, nb::arg("array"),
         "(data, shape, strides, (code, bits, lanes), (device_type, device_id)) of a DLPack or buffer array.");
+  bind_fast_calls(m, {&run, &capturing});
 }

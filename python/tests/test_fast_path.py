@@ -3,6 +3,8 @@ ways on stand-ins for PyTorch and CuPy (fakes.py), with the extension's launches
 allocations, launches, results and errors must be the same. CI runs these; the GPU tests
 (test_differential, test_dims*, test_streams) check the same calls' numbers on a device."""
 
+import sys
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -341,6 +343,42 @@ def test_reductions_along_dims_match(setup, op, shape, strides, dim, keepdim, se
         launches = [e[0] for e in events if e[0] in ("run", "axis_run", "axis_run_kept")]
         whole = all(size == 1 or d == dim % len(shape) for d, size in enumerate(shape))
         assert (launches == ["run"]) if whole else (launches in (["axis_run"], ["axis_run_kept"]))
+
+
+@pytest.mark.parametrize("op", ["sum", "argmax"])
+def test_torch_whole_reduces_are_served_without_a_python_frame(monkeypatch, op):
+    """Once a call's template and kept block exist, _ext.dispatch serves a PyTorch whole reduce
+    itself: the launch comes with no frame of _fast on the stack (and the same events and result as
+    the general path: test_full_reduces_match). A stream that captures a graph goes to
+    TorchCalls.full, which runs the call the general way."""
+    setup = Setup("torch", monkeypatch)
+    x = setup.array((1000,), "float32")
+    setup.machine.mark()
+    setup.fast(True)
+    recorded = ext.run
+    callers = []
+
+    def spy(*args):
+        callers.append({frame.f_code.co_filename for frame in _frames()})
+        return recorded(*args)
+
+    monkeypatch.setattr(ext, "run", spy)
+    call = getattr(warpfold, op)
+    first, second = call(x), call(x)
+    assert second.data_ptr() != first.data_ptr() and second.shape == first.shape == ()
+    assert [_fast.__file__ in files for files in callers] == [True, False]
+    setup.capturing = True
+    call(x)
+    assert _fast.__file__ in callers[-1]
+    last = [e for e in setup.machine.events if e[0] == "run"][-1]
+    assert not (len(last) > 9 and last[9])  # not with the kept block
+
+
+def _frames():
+    frame = sys._getframe(1)
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
 
 
 def test_the_fast_path_is_only_for_the_frameworks_own_types():

@@ -20,6 +20,7 @@ torch.amin/amax); argmin and argmax the positions along their one dim.
 
 from __future__ import annotations
 
+from . import _warpfold as _ext
 from ._axis import reduce_along
 from ._core import full_reduce
 from ._dtypes import op_name
@@ -70,16 +71,12 @@ def reduce(x, op, dim=None, *, keepdim=False, dtype=None, out=None, stream=None)
     return _reduce(name, x, dim, keepdim, dtype, out, stream)
 
 
-def _reduce(op: str, x, dim, keepdim: bool, dtype, out, stream):
-    if out is None and stream is None:  # PyTorch and CuPy arrays: _fast, which hands on what it does not serve
-        calls = FAST.get(type(x))
-        if calls is None:
-            calls = calls_for(type(x))
-        if calls:
-            return calls.full(op, x, dtype) if dim is None and not keepdim else calls.along(op, x, dim, keepdim, dtype)
-    if dim is None and not keepdim:
-        return full_reduce(op, x, dtype, out, stream)
-    return reduce_along(op, x, dim, keepdim, dtype, out, stream)
+# _reduce(op, x, dim, keepdim, dtype, out, stream), in C++ (python/src/fast_calls.cpp) for the host
+# time of small calls: without out= and stream=, the fast path of x's type (_fast.FAST, filled by
+# calls_for; PyTorch's and CuPy's arrays), which hands on what it does not serve; else, and for
+# other arrays, full_reduce over every dim or reduce_along.
+_ext.set_routes(FAST, calls_for, full_reduce, reduce_along)
+_reduce = _ext.dispatch
 
 
 def segmented_sum(x, offsets, *, dtype=None, stream=None):

@@ -11,6 +11,10 @@ C-contiguous (full reduces) or needing a copy (along dims), argmin and argmax al
 the full reduce runs, an empty min or argmin, dim= as a tuple, dtypes without an entry and every
 call whose first run raises. So results, errors and their order are the general path's, and the
 plans it keeps are the general path's own, looked up once per key.
+
+The calls that PyTorch's full() serves with its kept template and temp storage run in C++
+(_ext.dispatch, python/src/fast_calls.cpp, given TorchCalls.served_full): the same calls in the
+same order, without a Python frame; it hands every other case on to full().
 """
 
 from __future__ import annotations
@@ -52,6 +56,8 @@ class AlongCall(NamedTuple):
 class FastCalls:
     """What both frameworks' fast paths share: the calls they serve, worked out by the general
     path at the first call of each key."""
+
+    served_full = None  # what _ext.dispatch needs to serve full()'s calls itself, where it can
 
     def __init__(self, fw):
         self.fw = fw
@@ -131,6 +137,9 @@ class TorchCalls(FastCalls):
         self.kept = fw.kept
         self.templates, self.empty_like = fw.templates, fw.torch.empty_like
         self.made_like = fw.made_like
+        # full()'s served case (its kept block, its template), which _ext.dispatch runs before
+        # full() with the same calls in C++
+        self.served_full = (self.full_calls, self.kept, self.current_stream, self.empty_like)
 
     def run(self, index: int, device: int, data: int, n: int, out: int, nbytes: int, stream: int) -> None:
         """Queues a full reduce on the current stream: its kept block where it holds nbytes and no
