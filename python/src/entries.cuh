@@ -1,13 +1,15 @@
 #pragma once
 // Builds the module's full-reduce entries (entries.hpp) from the library's public API:
-// warpfold::reduce for the folds, warpfold::argmin / argmax for the index searches. Included by
-// each entries_*.cu, which lists the signatures of its dtype family (entries_axis.cuh builds on it
-// for reduces along an axis and per segment).
+// warpfold::reduce for the folds, warpfold::argmin / argmax for the index searches,
+// warpfold::reproducible_sum for the reproducible sums. Included by each entries_*.cu, which lists
+// the signatures of its dtype family (entries_axis.cuh builds on it for reduces along an axis and
+// per segment).
 
 #include "entries.hpp"
 
 #include <warpfold/ops.cuh>
 #include <warpfold/reduce.cuh>
+#include <warpfold/reproducible.cuh>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -171,6 +173,29 @@ cudaError_t narrowed_run(void* temp, size_t temp_bytes, const void* in, void* ou
                                            stream);
 }
 
+// --- reproducible sums ----------------------------------------------------------------------------
+// warpfold::reproducible_sum: bits that depend on the values alone. A float16 or bfloat16 result is
+// the float sum converted by the same kernel (the library's binned fold with a narrower output).
+
+template <class T, class Out>
+cudaError_t reproducible_temp_bytes(size_t& bytes) {
+  using Sum = warpfold::reproducible_sum_t<T>;
+  return warpfold::detail::dispatch_binned(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<Out*>(nullptr),
+                                           0, warpfold::detail::binned_sum_form<Sum>{}, nullptr);
+}
+
+template <class T, class Out>
+cudaError_t reproducible_run(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n,
+                             cudaStream_t stream) {
+  using Sum = warpfold::reproducible_sum_t<T>;
+  if constexpr (std::is_same_v<Out, Sum>) {
+    return warpfold::reproducible_sum(temp, temp_bytes, static_cast<const T*>(in), static_cast<Sum*>(out), n, stream);
+  } else {
+    return warpfold::detail::dispatch_binned(temp, temp_bytes, static_cast<const T*>(in), static_cast<Out*>(out), n,
+                                             warpfold::detail::binned_sum_form<Sum>{}, stream);
+  }
+}
+
 // --- argmin / argmax ----------------------------------------------------------------------------
 // The result is a key_value<T>: 16 bytes, the index (uint64) at byte 8, where the Python side
 // reads it as the second of two int64 words.
@@ -235,6 +260,15 @@ void add_searches(entry_table& table) {
   (table.full.push_back({entry_key<Ts, Ts, int64_t>("argmin"), &search_temp_bytes<false, Ts>, &search_run<false, Ts>}),
    ...);
   (table.full.push_back({entry_key<Ts, Ts, int64_t>("argmax"), &search_temp_bytes<true, Ts>, &search_run<true, Ts>}),
+   ...);
+}
+
+// Reproducible sums of T, the result of each type in Outs ("reproducible_sum/T/float or double/Out").
+template <class T, class... Outs>
+void add_reproducible_sums(entry_table& table) {
+  constexpr uint64_t capacity = warpfold::detail::binned_params<warpfold::reproducible_sum_t<T>>::capacity;
+  (table.full.push_back({entry_key<T, warpfold::reproducible_sum_t<T>, Outs>("reproducible_sum"),
+                         &reproducible_temp_bytes<T, Outs>, &reproducible_run<T, Outs>, capacity}),
    ...);
 }
 

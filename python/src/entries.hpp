@@ -18,11 +18,12 @@ namespace warpfold::python {
 // NumPy and PyTorch share ("sum/int8/uint64/uint64", "sum/float16/float32/float16"). temp_bytes
 // asks the temp storage the current device needs (it depends on the signature and the device
 // only); run reduces n elements of `in` into *out with temp storage of exactly that size, on
-// `stream`.
+// `stream`. max_elements: the most elements it takes (a reproducible float sum's capacity).
 struct entry {
   std::string key;
   cudaError_t (*temp_bytes)(size_t& bytes);
   cudaError_t (*run)(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n, cudaStream_t stream);
+  uint64_t max_elements = UINT64_MAX;
 };
 
 // One compiled reduce along an axis (warpfold::reduce_axis, argmin_axis, argmax_axis), keyed as

@@ -106,13 +106,23 @@ bool capturing(uintptr_t stream) {
 
 // Queues the reduce; false, queuing nothing, where `kept` temp storage (kept for every call on
 // the stream) meets a graph capture, which would hold on to it past the call.
+// "op in accumulator" of an entry's key "op/input/accumulator/output".
+std::string op_and_accumulator(const std::string& key) {
+  const size_t op_end = key.find('/'), acc_begin = key.find('/', op_end + 1) + 1;
+  return key.substr(0, op_end) + " in " + key.substr(acc_begin, key.find('/', acc_begin) - acc_begin);
+}
+
+// More elements than the entry takes raise ValueError (nanobind's translation of invalid_argument).
 bool run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
          uintptr_t stream, bool kept) {
+  const entry& e = entry_at(table().full, index);
+  if (n > e.max_elements) {
+    throw std::invalid_argument(op_and_accumulator(e.key) + " takes at most " + std::to_string(e.max_elements) +
+                                " elements, not " + std::to_string(n));
+  }
   if (kept && capturing(stream)) return false;
   device_scope scope(device);
-  check(entry_at(table().full, index)
-            .run(as_pointer(temp), bytes, as_pointer(in), as_pointer(out), n, as_stream(stream)),
-        "warpfold reduce");
+  check(e.run(as_pointer(temp), bytes, as_pointer(in), as_pointer(out), n, as_stream(stream)), "warpfold reduce");
   return true;
 }
 

@@ -191,6 +191,53 @@ def test_nan_and_infinities(backend, dtype):
         assert float(warpfold.min(x).item()) == -math.inf and warpfold.argmin(x).item() == second
 
 
+REPRODUCIBLE_BOUND = {"float32": (2.0**-26, 2.0**-23), "float64": (2.0**-80, 2.0**-52)}  # (n·max|x| factor, eps)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_reproducible_sum(backend, dtype):
+    """Within the binned sum's bound of the exact sum, rounded to the result's type; the same bits
+    for the same values in another order and at another offset; dtype=float32 for halves gives the
+    float sum that the half result rounds."""
+    rng = np.random.default_rng()
+    acc = "float64" if dtype == "float64" else "float32"
+    per_element, eps = REPRODUCIBLE_BOUND[acc]
+    for n, offset, x, values in cases(backend, dtype, random_values, rng):
+        r = warpfold.reproducible_sum(x)
+        check_result(backend, r, x, dtype)
+        wide = values.astype(np.float64)
+        exact = math.fsum(wide)
+        bound = n * per_element * float(np.abs(wide).max()) + 7 * eps * abs(exact)
+        reference = exact
+        if dtype in HALVES:  # rounded to the result (inf past float16's range)
+            reference = rounded(exact, dtype)
+            bound += RESULT_ULPS[dtype] * (abs(exact) + bound)
+        where = f"n={n} offset={offset}"
+        assert close_to(float(r.item()), reference, bound), where
+        shuffled = backend.upload(rng.permutation(values.astype(np.float64)), dtype, (offset + 1) % 4)
+        assert float(warpfold.reproducible_sum(shuffled).item()) == float(r.item()), where
+        if dtype in HALVES:
+            as_float = warpfold.reproducible_sum(x, dtype="float32")
+            check_result(backend, as_float, x, "float32")
+            assert float(r.item()) == rounded(float(as_float.item()), dtype), where
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_reproducible_sum_specials(backend, dtype):
+    """NaN, +inf with -inf: NaN; an infinity alone: that infinity; no element: +0.0; integers: no."""
+    rng = np.random.default_rng()
+    values = random_values(dtype, 1001, rng)
+    first, second = sorted(rng.choice(len(values), 2, replace=False))
+    for specials, expect in (((np.nan,), math.nan), ((np.inf, -np.inf), math.nan), ((-np.inf,), -math.inf)):
+        v = values.copy()
+        v[[first, second][:len(specials)]] = specials
+        assert close_to(float(warpfold.reproducible_sum(backend.upload(v, dtype, 1)).item()), expect, 0.0)
+    empty = float(warpfold.reproducible_sum(backend.upload(values, dtype, 0)[:0]).item())
+    assert empty == 0.0 and math.copysign(1.0, empty) == 1.0
+    with pytest.raises(TypeError, match="reproducible_sum is compiled for"):
+        warpfold.reproducible_sum(backend.upload(random_values("int32", 8, rng), "int32", 0))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "int8", "bool"])
 def test_empty_arrays(backend, dtype):
     x = backend.upload(random_values(dtype, 5, np.random.default_rng()), dtype, 0)[:0]

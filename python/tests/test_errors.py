@@ -91,12 +91,30 @@ def test_dtype_argument():
     assert _core.plan("prod", "uint8", "numpy", "int64").result == "int64"
     with pytest.raises(TypeError, match="dtype= takes"):
         _core.plan("sum", "float32", "numpy", "int64")
-    with pytest.raises(TypeError, match="dtype= applies to sum and prod"):
+    with pytest.raises(TypeError, match="dtype= applies to sums and products"):
         _core.plan("min", "float32", "numpy", "float64")
     with pytest.raises(TypeError, match="unsupported dtype"):
         _core.plan("sum", "float32", "numpy", "complex64")
     with pytest.raises(TypeError, match="dtype= must be a dtype"):
         warpfold.sum(FakeDeviceArray(), dtype=["float64"])
+
+
+def test_reproducible_sum_plans():
+    """Floats only; halves give their own type or float32, float32 and float64 their own."""
+    for dtype, requested, result in [("float16", None, "float16"), ("bfloat16", "float32", "float32"),
+                                     ("float32", None, "float32"), ("float64", None, "float64")]:
+        assert _core.plan("reproducible_sum", dtype, "torch", requested).result == result
+    with pytest.raises(TypeError, match="dtype= takes float32 for float32 input"):
+        _core.plan("reproducible_sum", "float32", "numpy", "float64")
+    with pytest.raises(TypeError, match=r"compiled for float16, bfloat16, float32, float64, not int32: [^(]*$"):
+        _core.plan("reproducible_sum", "int32", "numpy", None)
+
+
+def test_too_many_elements_for_a_float_reproducible_sum():
+    """The extension refuses a count beyond the float accumulator's capacity before any CUDA call."""
+    index = ext.entry_keys().index("reproducible_sum/float32/float32/float32")
+    with pytest.raises(ValueError, match="reproducible_sum in float32 takes at most 4294966784 elements, not"):
+        ext.run(index, 0, 1, 2**32, 1, 1, 0, 0)
 
 
 def test_host_arrays_are_refused_naming_the_device():

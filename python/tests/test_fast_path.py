@@ -140,6 +140,9 @@ FULL_CASES = [  # (op, shape, dtype, dtype=, served)
     ("sum", (8,), "float32", "complex64", False),
     ("sum", (8,), "float32", ["float64"], False),  # an unhashable dtype=
     ("prod", (8,), "int32", "float16", False),  # no such entry
+    ("reproducible_sum", (1000,), "float32", None, True),
+    ("reproducible_sum", (77,), "float16", "float32", True),
+    ("reproducible_sum", (8,), "int32", None, False),  # TypeError: floats only
 ]
 
 
@@ -149,7 +152,7 @@ def test_full_reduces_match(setup, op, shape, dtype, requested, served):
     setup.machine.mark()
     kwargs = {} if requested is None else {"dtype": requested}
     events, _ = same_both_ways(setup, lambda: warpfold.reduce(x, op, **kwargs) if op in ("sum", "prod", "min", "max")
-                               else getattr(warpfold, op)(x), served)
+                               else getattr(warpfold, op)(x, **kwargs), served)
     if served:
         assert [e[0] for e in events if e[0] == "run"] == ["run"]
 

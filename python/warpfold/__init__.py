@@ -2,7 +2,8 @@
 GPU (whole, along dims, per segment), zero-copy, on the caller's stream. See warpfold._api for the
 rules every function follows."""
 
-from ._api import argmax, argmin, max, min, prod, reduce, segmented_max, segmented_min, segmented_sum, sum
+from ._api import (argmax, argmin, max, min, prod, reduce, reproducible_sum, segmented_max, segmented_min,
+                   segmented_sum, sum)
 
 try:
     from importlib.metadata import PackageNotFoundError, version
@@ -11,4 +12,5 @@ try:
 except PackageNotFoundError:  # imported from a source tree
     __version__ = "unknown"
 
-__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "reduce", "segmented_sum", "segmented_min", "segmented_max"]
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "reduce", "reproducible_sum", "segmented_sum", "segmented_min",
+           "segmented_max"]

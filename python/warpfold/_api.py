@@ -64,6 +64,17 @@ def argmax(x, dim=None, *, keepdim=False, stream=None):
     return _reduce("argmax", x, dim, keepdim, None, None, stream)
 
 
+def reproducible_sum(x, *, dtype=None, out=None, stream=None):
+    """Sum of every element of x whose bits depend on the values alone: not on their order or
+    layout, the GPU, its grid or the stream (ReproBLAS's binned sum, bitwise its rssum and rdsum).
+    float16, bfloat16 and float32 sum in float32, float64 in float64; the result has x's dtype, or
+    float32 with dtype= for float16 and bfloat16. It lies within n * 2**-26 * max|x| + 7 * eps *
+    |sum| of the exact sum (n * 2**-80 * max|x| in float64; eps the accumulator's), then rounds to
+    a float16 or bfloat16 result. Any NaN, or +inf with -inf, gives NaN; an empty x gives +0.0. A
+    sum in float32 takes at most 2**32 - 512 elements (ValueError beyond)."""
+    return _reduce("reproducible_sum", x, None, False, dtype, out, stream)
+
+
 def reduce(x, op, dim=None, *, keepdim=False, dtype=None, out=None, stream=None):
     """Reduces x with `op`: 'sum', 'prod', 'min', 'max', or 'and', 'or', 'xor' for integer and
     bool input (bitwise, in x's dtype; over every dim only). dtype= applies to 'sum' and 'prod'."""

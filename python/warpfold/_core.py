@@ -57,7 +57,7 @@ class Entries:
         if requested is None:
             result = default_result(op, dtype, family)
         elif op not in ARITHMETIC:
-            raise TypeError(f"dtype= applies to sum and prod; {op} returns the input's dtype")
+            raise TypeError(f"dtype= applies to sums and products; {op} returns the input's dtype")
         else:
             result = normalize(requested)
         index = self.keys.get(entry_key(op, dtype, result) + suffix)
@@ -68,8 +68,9 @@ class Entries:
             raise TypeError(f"{op}{self.where} of {dtype} cannot return {result}: dtype= takes {', '.join(choices)} "
                             f"for {dtype} input")
         inputs = [d for d in SUPPORTED if any(entry_key(op, d, r) + suffix in self.keys for r in SUPPORTED)]
+        whole = ", or reduce every element (dim=None)" if self is not FULL else ""
         raise TypeError(f"{op}{self.where} is compiled for {', '.join(inputs) or 'no dtype'}, not {dtype}: "
-                        "convert the input to one of them, or reduce every element (dim=None)")
+                        f"convert the input to one of them{whole}")
 
     def temp_bytes(self, key: tuple, ask) -> int:
         """The temp storage size under `key` (entry, device, shape...), from ask() the first time."""

@@ -25,7 +25,7 @@ OP_ALIASES = {
     "or": "or", "bit_or": "or", "bitwise_or": "or",
     "xor": "xor", "bit_xor": "xor", "bitwise_xor": "xor",
 }
-ARITHMETIC = ("sum", "prod")
+ARITHMETIC = ("sum", "prod", "reproducible_sum")  # their result type follows the framework's sum, or dtype=
 BITWISE = ("and", "or", "xor")
 SEARCHES = ("argmin", "argmax")
 NEEDS_ELEMENTS = ("min", "max", "argmin", "argmax")
