@@ -177,11 +177,14 @@ cudaError_t narrowed_run(void* temp, size_t temp_bytes, const void* in, void* ou
 // warpfold::reproducible_sum: bits that depend on the values alone. A float16 or bfloat16 result is
 // the float sum converted by the same kernel (the library's binned fold with a narrower output).
 
+// The module asks once per entry, so the query is for many elements: binned sums take the wide
+// kernel above a few MiB, whose grid the query must cover, and below it a grid no larger.
 template <class T, class Out>
 cudaError_t reproducible_temp_bytes(size_t& bytes) {
   using Sum = warpfold::reproducible_sum_t<T>;
+  constexpr uint64_t kMany = uint64_t(1) << 40;
   return warpfold::detail::dispatch_binned(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<Out*>(nullptr),
-                                           0, warpfold::detail::binned_sum_form<Sum>{}, nullptr);
+                                           kMany, warpfold::detail::binned_sum_form<Sum>{}, nullptr);
 }
 
 template <class T, class Out>

@@ -9,16 +9,15 @@
 
 namespace warpfold::python {
 
-// The module's own launch functions (module.cpp). The fast path calls them directly while the
-// module's attributes `run` and `capturing` still name them, and through those attributes where
-// something has replaced them (the tests' recording stand-ins).
+// The module's own launch function (module.cpp). The fast path calls it directly while the
+// module's attribute `run` still names it, and through that attribute where something has
+// replaced it (the tests' recording stand-in).
 struct launch_functions {
   bool (*run)(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
               uintptr_t stream, bool kept);
-  bool (*capturing)(uintptr_t stream);
 };
 
-// Adds set_routes and dispatch to the module, once `run` and `capturing` are defined in it.
+// Adds set_routes and dispatch to the module, once `run` is defined in it.
 void bind_fast_calls(nanobind::module_& m, launch_functions own);
 
 }  // namespace warpfold::python

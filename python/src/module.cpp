@@ -104,15 +104,15 @@ bool capturing(uintptr_t stream) {
   return captured;
 }
 
-// Queues the reduce; false, queuing nothing, where `kept` temp storage (kept for every call on
-// the stream) meets a graph capture, which would hold on to it past the call.
 // "op in accumulator" of an entry's key "op/input/accumulator/output".
 std::string op_and_accumulator(const std::string& key) {
   const size_t op_end = key.find('/'), acc_begin = key.find('/', op_end + 1) + 1;
   return key.substr(0, op_end) + " in " + key.substr(acc_begin, key.find('/', acc_begin) - acc_begin);
 }
 
-// More elements than the entry takes raise ValueError (nanobind's translation of invalid_argument).
+// Queues the reduce; false, queuing nothing, where `kept` temp storage (kept for every call on
+// the stream) meets a graph capture, which would hold on to it past the call. More elements than
+// the entry takes raise ValueError (nanobind's translation of invalid_argument).
 bool run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
          uintptr_t stream, bool kept) {
   const entry& e = entry_at(table().full, index);
@@ -263,5 +263,5 @@ NB_MODULE(_warpfold, m) {
   m.def("device_count", &device_count, "CUDA devices visible (0 without a driver or device).");
   m.def("dlpack_view", &dlpack_view, nb::arg("array"),
         "(data, shape, strides, (code, bits, lanes), (device_type, device_id)) of a DLPack or buffer array.");
-  bind_fast_calls(m, {&run, &capturing});
+  bind_fast_calls(m, {&run});
 }

@@ -194,15 +194,22 @@ def test_nan_and_infinities(backend, dtype):
 REPRODUCIBLE_BOUND = {"float32": (2.0**-26, 2.0**-23), "float64": (2.0**-80, 2.0**-52)}  # (n·max|x| factor, eps)
 
 
+def signed_values(dtype: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Uniform in [-1, 1): a sum near 0, which float16 holds at every size."""
+    return rng.uniform(-1.0, 1.0, n)
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_reproducible_sum(backend, dtype):
     """Within the binned sum's bound of the exact sum, rounded to the result's type; the same bits
     for the same values in another order and at another offset; dtype=float32 for halves gives the
-    float sum that the half result rounds."""
+    float sum that the half result rounds. 3,000,017 elements take the wide kernel (above 4 MiB)."""
     rng = np.random.default_rng()
     acc = "float64" if dtype == "float64" else "float32"
     per_element, eps = REPRODUCIBLE_BOUND[acc]
-    for n, offset, x, values in cases(backend, dtype, random_values, rng):
+    large = backend.upload(signed_values(dtype, 3_000_017, rng), dtype, 1)
+    for n, offset, x, values in [*cases(backend, dtype, signed_values, rng),
+                                 (len(large), 1, large, backend.to_numpy(large))]:
         r = warpfold.reproducible_sum(x)
         check_result(backend, r, x, dtype)
         wide = values.astype(np.float64)

@@ -82,11 +82,12 @@ class Setup:
         memptr = cupy.cuda.MemoryPointer(base.data.ptr + offset * itemsize, device)
         return cupy.ndarray(shape, dtype, memptr, byte_strides)
 
-    def outcome(self, call, fast: bool):
-        """(the events, the result or the error) of call() made one way."""
+    def outcome(self, call, fast: bool, warm: bool = False):
+        """(the events, the result or the error) of call() made one way; `warm`: with the kept
+        blocks of the calls before."""
         self.fast(fast)
         self.machine.reset()
-        if self.is_torch:  # each way allocates its own kept block, at the same place
+        if self.is_torch and not warm:  # each way allocates its own kept block, at the same place
             self.fw.kept.clear()
         self.reads = 0
         try:
@@ -118,6 +119,12 @@ def same_both_ways(setup, call, served: bool):
     assert fast_events == general_events
     assert (setup.reads == 0) == served, "the fast path served it" if not served else "the general path read it"
     assert setup.outcome(call, fast=True) == (fast_events, fast)  # and again, from the kept plans
+    if setup.is_torch:  # with its kept block: _ext.dispatch runs full() in C++ as full() runs it
+        in_cpp = setup.outcome(call, fast=True, warm=True)
+        served_full, setup.calls.served_full = setup.calls.served_full, None
+        in_python = setup.outcome(call, fast=True, warm=True)
+        setup.calls.served_full = served_full
+        assert in_cpp == in_python
     return general_events, general
 
 
@@ -350,10 +357,9 @@ def test_reductions_along_dims_match(setup, op, shape, strides, dim, keepdim, se
 
 @pytest.mark.parametrize("op", ["sum", "argmax"])
 def test_torch_whole_reduces_are_served_without_a_python_frame(monkeypatch, op):
-    """Once a call's template and kept block exist, _ext.dispatch serves a PyTorch whole reduce
-    itself: the launch comes with no frame of _fast on the stack (and the same events and result as
-    the general path: test_full_reduces_match). A stream that captures a graph goes to
-    TorchCalls.full, which runs the call the general way."""
+    """Once a call's template exists, _ext.dispatch runs a PyTorch whole reduce itself: the launch
+    comes with no frame of _fast on the stack (same_both_ways compares its events and result with
+    full()'s). On a stream that captures a graph the kept block is refused and run_full runs it."""
     setup = Setup("torch", monkeypatch)
     x = setup.array((1000,), "float32")
     setup.machine.mark()
@@ -372,7 +378,7 @@ def test_torch_whole_reduces_are_served_without_a_python_frame(monkeypatch, op):
     assert [_fast.__file__ in files for files in callers] == [True, False]
     setup.capturing = True
     call(x)
-    assert _fast.__file__ in callers[-1]
+    assert _core.__file__ in callers[-1] and _fast.__file__ not in callers[-1]  # run_full, from C++
     last = [e for e in setup.machine.events if e[0] == "run"][-1]
     assert not (len(last) > 9 and last[9])  # not with the kept block
 

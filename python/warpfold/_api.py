@@ -84,8 +84,9 @@ def reduce(x, op, dim=None, *, keepdim=False, dtype=None, out=None, stream=None)
 
 # _reduce(op, x, dim, keepdim, dtype, out, stream), in C++ (python/src/fast_calls.cpp) for the host
 # time of small calls: without out= and stream=, the fast path of x's type (_fast.FAST, filled by
-# calls_for; PyTorch's and CuPy's arrays), which hands on what it does not serve; else, and for
-# other arrays, full_reduce over every dim or reduce_along.
+# calls_for; PyTorch's and CuPy's arrays; each has a served_full attribute), which hands on what it
+# does not serve; else, and for other arrays, full_reduce over every dim or reduce_along. These
+# objects are given here once: rebinding the names later changes nothing.
 _ext.set_routes(FAST, calls_for, full_reduce, reduce_along)
 _reduce = _ext.dispatch
 

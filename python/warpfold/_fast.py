@@ -12,9 +12,10 @@ the full reduce runs, an empty min or argmin, dim= as a tuple, dtypes without an
 call whose first run raises. So results, errors and their order are the general path's, and the
 plans it keeps are the general path's own, looked up once per key.
 
-The calls that PyTorch's full() serves with its kept template and temp storage run in C++
-(_ext.dispatch, python/src/fast_calls.cpp, given TorchCalls.served_full): the same calls in the
-same order, without a Python frame; it hands every other case on to full().
+PyTorch's full() runs in C++ once its call's template is kept (_ext.dispatch,
+python/src/fast_calls.cpp, given TorchCalls.served_full): the same calls in the same order,
+without a Python frame. Every other case goes to full() itself, after x's attributes were read
+once already.
 """
 
 from __future__ import annotations
@@ -137,9 +138,9 @@ class TorchCalls(FastCalls):
         self.kept = fw.kept
         self.templates, self.empty_like = fw.templates, fw.torch.empty_like
         self.made_like = fw.made_like
-        # full()'s served case (its kept block, its template), which _ext.dispatch runs before
-        # full() with the same calls in C++
-        self.served_full = (self.full_calls, self.kept, self.current_stream, self.empty_like)
+        # what _ext.dispatch needs to run full() in C++ once the call's template is kept: the same
+        # calls in the same order (run_full where the kept block cannot serve)
+        self.served_full = (self.full_calls, self.kept, self.current_stream, self.empty_like, run_full, fw)
 
     def run(self, index: int, device: int, data: int, n: int, out: int, nbytes: int, stream: int) -> None:
         """Queues a full reduce on the current stream: its kept block where it holds nbytes and no
