@@ -83,7 +83,7 @@ nb::object lookup(nb::handle dict, nb::handle key) {
 // What the fast path was given: the module's launch function and dictionary (where the tests'
 // stand-ins replace it), and the function object the module defined, held until exit; _api's
 // routes (set_routes), held until they are set again or the interpreter exits.
-launch_functions own_launch{};
+run_function own_launch = nullptr;
 PyObject* module_dict = nullptr;
 PyObject* own_run = nullptr;
 struct routes_t {
@@ -105,9 +105,9 @@ bool run_kept(nb::handle index, nb::handle device, nb::handle data, nb::handle c
   }
   const long device_index = PyLong_AsLong(device.ptr());
   if (device_index == -1 && PyErr_Occurred()) throw nb::python_error();
-  return own_launch.run(size_t(as_u64(index)), int(device_index), uintptr_t(as_u64(data)), as_u64(count),
-                        uintptr_t(as_u64(out)), uintptr_t(as_u64(temp)), size_t(as_u64(nbytes)),
-                        uintptr_t(as_u64(stream)), true);
+  return own_launch(size_t(as_u64(index)), int(device_index), uintptr_t(as_u64(data)), as_u64(count),
+                    uintptr_t(as_u64(out)), uintptr_t(as_u64(temp)), size_t(as_u64(nbytes)), uintptr_t(as_u64(stream)),
+                    true);
 }
 
 // TorchCalls' served_full: (full_calls, kept, current_stream, empty_like, run_full, fw), by position.
@@ -183,7 +183,7 @@ void release_at_exit() {
 
 }  // namespace
 
-void bind_fast_calls(nb::module_& m, launch_functions own) {
+void bind_fast_calls(nb::module_& m, run_function own) {
   own_launch = own;
   module_dict = PyModule_GetDict(m.ptr());  // the module's own, as long as it lives
   own_run = nb::object(m.attr("run")).release().ptr();

@@ -263,5 +263,5 @@ NB_MODULE(_warpfold, m) {
   m.def("device_count", &device_count, "CUDA devices visible (0 without a driver or device).");
   m.def("dlpack_view", &dlpack_view, nb::arg("array"),
         "(data, shape, strides, (code, bits, lanes), (device_type, device_id)) of a DLPack or buffer array.");
-  bind_fast_calls(m, {&run});
+  bind_fast_calls(m, &run);
 }
