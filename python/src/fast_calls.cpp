@@ -8,8 +8,9 @@
 // reduce_along. A whole reduce whose fast path has a served_full state (PyTorch's) is first offered
 // to serve_torch_full, which is TorchCalls.full for a contiguous CUDA tensor whose call shape is
 // kept with a result template: the same calls in the same order, the kept block where it serves
-// and run_full where it does not. Any other case goes to TorchCalls.full itself, which reads the
-// tensor's attributes again.
+// and run_full where it does not. A reduce along one dim is offered to serve_torch_along in the
+// same way (TorchCalls.along, given served_along). Any other case goes to TorchCalls.full or
+// .along itself, which reads the tensor's attributes again.
 // The fast-path tests (python/tests/test_fast_path.py) run it on stand-in frameworks against the
 // general path.
 
@@ -26,10 +27,14 @@ namespace {
 
 // FullCall's fields (warpfold/_fast.py), by position.
 enum full_call_field : Py_ssize_t { kIndex = 0, kResult, kTempBytes, kSearch, kNeedsElements, kLike, kFields };
+// AlongCall's and Launches' fields, by position; a step is (entry, extents, into, temp bytes).
+enum along_call_field : Py_ssize_t { kAlongShape = 0, kAlongResult, kPlan, kOffset, kWhole, kAlongLike, kAlongFields };
+enum launches_field : Py_ssize_t { kSteps = 0, kScratch, kWorkAt, kKeeps, kLaunchesFields };
 
 // Interned attribute names and the index 1, made once and never released (they outlive every call).
 struct names_t {
-  PyObject *is_cuda, *is_contiguous, *get_device, *dtype, *numel, *data_ptr, *run, *served_full, *full, *along, *one;
+  PyObject *is_cuda, *is_contiguous, *get_device, *dtype, *numel, *data_ptr, *shape, *stride, *run, *axis_run_kept,
+      *served_full, *served_along, *full, *along, *one;
 };
 
 const names_t& names() {
@@ -39,9 +44,10 @@ const names_t& names() {
       if (!o) throw nb::python_error();
       return o;
     };
-    return names_t{name("is_cuda"), name("is_contiguous"), name("get_device"), name("dtype"), name("numel"),
-                   name("data_ptr"), name("run"), name("served_full"), name("full"), name("along"),
-                   PyLong_FromLong(1)};
+    return names_t{name("is_cuda"),      name("is_contiguous"), name("get_device"),   name("dtype"),
+                   name("numel"),        name("data_ptr"),      name("shape"),        name("stride"),
+                   name("run"),          name("axis_run_kept"), name("served_full"),  name("served_along"),
+                   name("full"),         name("along"),         PyLong_FromLong(1)};
   }();
   return n;
 }
@@ -66,6 +72,18 @@ uint64_t as_u64(nb::handle h) {
   return v;
 }
 
+int64_t as_i64(nb::handle h) {
+  const long long v = PyLong_AsLongLong(h.ptr());
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
+int as_device(nb::handle h) {
+  const long v = PyLong_AsLong(h.ptr());
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return int(v);
+}
+
 // dict[key], or an invalid object where it is missing or the key cannot be hashed (TypeError,
 // which TorchCalls.full meets again and handles); any other error is raised.
 nb::object lookup(nb::handle dict, nb::handle key) {
@@ -80,46 +98,84 @@ nb::object lookup(nb::handle dict, nb::handle key) {
   return nb::borrow(value);
 }
 
-// What the fast path was given: the module's launch function and dictionary (where the tests'
-// stand-ins replace it), and the function object the module defined, held until exit; _api's
+// What the fast path was given: the module's launch functions and dictionary (where the tests'
+// stand-ins replace them), and the function objects the module defined, held until exit; _api's
 // routes (set_routes), held until they are set again or the interpreter exits.
-run_function own_launch = nullptr;
+launch_functions own_launch{};
 PyObject* module_dict = nullptr;
-PyObject* own_run = nullptr;
+PyObject *own_run = nullptr, *own_axis_run_kept = nullptr;
 struct routes_t {
   PyObject *fast = nullptr, *calls_for = nullptr, *full_reduce = nullptr, *reduce_along = nullptr;
 } routes;
 
-// The module's `run`, where it is no longer its own (a stand-in); else an invalid handle.
-nb::handle replaced_run() {
-  PyObject* current = PyDict_GetItem(module_dict, names().run);
-  return current == own_run || current == nullptr ? nb::handle() : nb::handle(current);
+// The module's attribute `name`, where it is no longer `own` (a stand-in); else an invalid handle.
+nb::handle replaced(PyObject* name, PyObject* own) {
+  PyObject* current = PyDict_GetItem(module_dict, name);
+  return current == own || current == nullptr ? nb::handle() : nb::handle(current);
 }
 
 // _ext.run(index, device, data, count, out, temp, nbytes, stream, kept=True): false, launching
 // nothing, under a graph capture.
 bool run_kept(nb::handle index, nb::handle device, nb::handle data, nb::handle count, nb::handle out, nb::handle temp,
               nb::handle nbytes, nb::handle stream) {
-  if (nb::handle f = replaced_run(); f.is_valid()) {
+  if (nb::handle f = replaced(names().run, own_run); f.is_valid()) {
     return truth(f(index, device, data, count, out, temp, nbytes, stream, nb::handle(Py_True)));
   }
-  const long device_index = PyLong_AsLong(device.ptr());
-  if (device_index == -1 && PyErr_Occurred()) throw nb::python_error();
-  return own_launch(size_t(as_u64(index)), int(device_index), uintptr_t(as_u64(data)), as_u64(count),
-                    uintptr_t(as_u64(out)), uintptr_t(as_u64(temp)), size_t(as_u64(nbytes)), uintptr_t(as_u64(stream)),
-                    true);
+  return own_launch.run(size_t(as_u64(index)), as_device(device), uintptr_t(as_u64(data)), as_u64(count),
+                        uintptr_t(as_u64(out)), uintptr_t(as_u64(temp)), size_t(as_u64(nbytes)),
+                        uintptr_t(as_u64(stream)), true);
 }
 
-// TorchCalls' served_full: (full_calls, kept, current_stream, empty_like, run_full, fw), by position.
+// An extents tuple of Python ints (outer, axis, inner, their strides) as axis_run_kept takes it.
+axis_extents to_extents(nb::handle t) {
+  if (!PyTuple_Check(t.ptr()) || PyTuple_GET_SIZE(t.ptr()) != 6) throw std::runtime_error("warpfold: bad extents");
+  auto at = [&](Py_ssize_t i) { return nb::handle(PyTuple_GET_ITEM(t.ptr(), i)); };
+  return {as_u64(at(0)), as_u64(at(1)), as_u64(at(2)), as_i64(at(3)), as_i64(at(4)), as_i64(at(5))};
+}
+
+// _ext.axis_run_kept(index, device, data, extents, out, temp, nbytes, stream): false, launching
+// nothing, under a graph capture.
+bool axis_run_kept(nb::handle index, nb::handle device, nb::handle data, nb::handle extents, nb::handle out,
+                   nb::handle temp, nb::handle nbytes, nb::handle stream) {
+  if (nb::handle f = replaced(names().axis_run_kept, own_axis_run_kept); f.is_valid()) {
+    return truth(f(index, device, data, extents, out, temp, nbytes, stream));
+  }
+  return own_launch.axis_run_kept(size_t(as_u64(index)), as_device(device), uintptr_t(as_u64(data)),
+                                  to_extents(extents), uintptr_t(as_u64(out)), uintptr_t(as_u64(temp)),
+                                  size_t(as_u64(nbytes)), uintptr_t(as_u64(stream)));
+}
+
+// TorchCalls' served_full: (full_calls, kept, current_stream, empty_like, run_full, fw), and its
+// served_along: (along_calls, the same five, current_device, run_along, run_along_own), by position.
 enum torch_state_field : Py_ssize_t {
-  kCalls = 0, kKept, kCurrentStream, kEmptyLike, kRunFull, kFramework, kStateFields
+  kCalls = 0, kKept, kCurrentStream, kEmptyLike, kRunFull, kFramework, kStateFields,
+  kCurrentDevice = kStateFields, kRunAlong, kRunAlongOwn, kAlongStateFields
 };
 
 nb::handle field(nb::handle tuple, Py_ssize_t i) { return PyTuple_GET_ITEM(tuple.ptr(), i); }
 
-bool is_torch_state(nb::handle h) {
-  return PyTuple_CheckExact(h.ptr()) && PyTuple_GET_SIZE(h.ptr()) == kStateFields &&
-         PyDict_Check(field(h, kCalls).ptr()) && PyDict_Check(field(h, kKept).ptr());
+bool is_torch_state(nb::handle h, Py_ssize_t fields) {
+  return PyTuple_CheckExact(h.ptr()) && PyTuple_GET_SIZE(h.ptr()) == fields && PyDict_Check(field(h, kCalls).ptr()) &&
+         PyDict_Check(field(h, kKept).ptr());
+}
+
+bool is_tuple_of(nb::handle h, Py_ssize_t size) {
+  return h.is_valid() && PyTuple_Check(h.ptr()) && PyTuple_GET_SIZE(h.ptr()) == size;
+}
+
+// The block kept for (device, stream) where it holds `nbytes`: its address; else an invalid handle.
+nb::handle kept_block(nb::handle state, nb::handle device, nb::handle stream, nb::handle nbytes) {
+  nb::object held = lookup(field(state, kKept), owned(PyTuple_Pack(2, device.ptr(), stream.ptr())));
+  return is_tuple_of(held, 2) && as_u64(field(held, 1)) >= as_u64(nbytes) ? field(held, 0) : nb::handle();
+}
+
+// TorchCalls.run's body: a full reduce on `stream` with its kept block where it serves, else
+// run_full.
+void run_whole(nb::handle state, nb::handle index, nb::handle device, nb::handle data, nb::handle count,
+               nb::handle out, nb::handle nbytes, nb::handle stream) {
+  nb::handle kept = kept_block(state, device, stream, nbytes);
+  if (kept.is_valid() && run_kept(index, device, data, count, out, kept, nbytes, stream)) return;
+  field(state, kRunFull)(field(state, kFramework), index, device, data, count, out, nbytes, stream, true);
 }
 
 // TorchCalls.full(op, x, requested) where its call is kept with a template, as full() runs it;
@@ -130,19 +186,67 @@ nb::object serve_torch_full(nb::handle state, nb::handle op, nb::handle x, nb::h
   nb::object device = call_method(x, n.get_device);
   nb::object call = lookup(field(state, kCalls),
                            owned(PyTuple_Pack(4, op.ptr(), attr(x, n.dtype).ptr(), requested.ptr(), device.ptr())));
-  if (!call.is_valid() || !PyTuple_Check(call.ptr()) || PyTuple_GET_SIZE(call.ptr()) != kFields) return {};
-  nb::handle index = field(call, kIndex), like = field(call, kLike), nbytes = field(call, kTempBytes);
+  if (!is_tuple_of(call, kFields)) return {};
+  nb::handle like = field(call, kLike);
   nb::object count = call_method(x, n.numel);
   if (like.is_none() || (as_u64(count) == 0 && truth(field(call, kNeedsElements)))) return {};
   nb::object stream = field(state, kCurrentStream)(device);
   nb::object answer = field(state, kEmptyLike)(like);
-  nb::object held = lookup(field(state, kKept), owned(PyTuple_Pack(2, device.ptr(), stream.ptr())));
-  nb::object data = call_method(x, n.data_ptr), out = call_method(answer, n.data_ptr);
-  const bool ran = held.is_valid() && PyTuple_Check(held.ptr()) && PyTuple_GET_SIZE(held.ptr()) == 2 &&
-                   as_u64(field(held, 1)) >= as_u64(nbytes) &&
-                   run_kept(index, device, data, count, out, field(held, 0), nbytes, stream);
-  if (!ran) field(state, kRunFull)(field(state, kFramework), index, device, data, count, out, nbytes, stream, true);
+  run_whole(state, field(call, kIndex), device, call_method(x, n.data_ptr), count, call_method(answer, n.data_ptr),
+            field(call, kTempBytes), stream);
   return truth(field(call, kSearch)) ? owned(PyObject_GetItem(answer.ptr(), n.one)) : answer;
+}
+
+// x's data pointer plus `offset` bytes.
+nb::object data_at(nb::handle x, nb::handle offset) {
+  return owned(PyNumber_Add(call_method(x, names().data_ptr).ptr(), offset.ptr()));
+}
+
+// TorchCalls.run_along's body: one pass with the kept block where it holds the plan's temp
+// storage (else run_along itself, which may make the block), run_along_own under a capture.
+void run_plan(nb::handle state, nb::handle plan, nb::handle device, nb::handle data, nb::handle out) {
+  if (!truth(field(plan, kKeeps))) {
+    field(state, kRunAlong)(plan, device, data, out);
+    return;
+  }
+  nb::object stream = field(state, kCurrentStream)(device);
+  nb::handle kept = kept_block(state, device, stream, field(plan, kScratch));
+  if (!kept.is_valid()) {
+    field(state, kRunAlong)(plan, device, data, out);  // asks the current stream again: no side effect
+    return;
+  }
+  nb::handle step = PyTuple_GET_ITEM(field(plan, kSteps).ptr(), 0);
+  if (!axis_run_kept(field(step, 0), device, data, field(step, 1), out, kept, field(step, 3), stream)) {
+    field(state, kRunAlongOwn)(plan, device, stream, data, out);
+  }
+}
+
+// TorchCalls.along(op, x, dim, keepdim, requested) where its call is kept with a template, on the
+// current device, as along() runs it; else an invalid object, having called nothing but x's
+// attributes, the current device and the lookups.
+nb::object serve_torch_along(nb::handle state, nb::handle op, nb::handle x, nb::handle dim, nb::handle keepdim,
+                             nb::handle requested) {
+  const names_t& n = names();
+  if (!PyLong_CheckExact(dim.ptr()) || !truth(attr(x, n.is_cuda))) return {};  // a bool is no exact int
+  nb::object device = call_method(x, n.get_device);
+  nb::object key = owned(PyTuple_Pack(8, op.ptr(), attr(x, n.dtype).ptr(), attr(x, n.shape).ptr(),
+                                      call_method(x, n.stride).ptr(), dim.ptr(), keepdim.ptr(), requested.ptr(),
+                                      device.ptr()));
+  nb::object call = lookup(field(state, kCalls), key);
+  if (!is_tuple_of(call, kAlongFields) || field(call, kAlongLike).is_none()) return {};
+  nb::handle plan = field(call, kPlan), whole = field(call, kWhole);
+  if ((!plan.is_none() && !is_tuple_of(plan, kLaunchesFields)) || (!whole.is_none() && !is_tuple_of(whole, 3))) return {};
+  const int equal = PyObject_RichCompareBool(field(state, kCurrentDevice)().ptr(), device.ptr(), Py_EQ);
+  if (equal < 0) throw nb::python_error();
+  if (!equal) return {};
+  nb::object answer = field(state, kEmptyLike)(field(call, kAlongLike));
+  if (!whole.is_none()) {
+    run_whole(state, field(whole, 0), device, data_at(x, field(call, kOffset)), field(whole, 2),
+              call_method(answer, n.data_ptr), field(whole, 1), field(state, kCurrentStream)(device));
+  } else if (!plan.is_none()) {
+    run_plan(state, plan, device, data_at(x, field(call, kOffset)), call_method(answer, n.data_ptr));
+  }
+  return answer;
 }
 
 // _api's _reduce(op, x, dim, keepdim, dtype, out, stream). The routes are held while they run,
@@ -157,8 +261,13 @@ nb::object dispatch(nb::handle op, nb::handle x, nb::handle dim, nb::handle keep
     nb::object calls = lookup(routes.fast, type);
     if (!calls.is_valid() || calls.is_none()) calls = nb::borrow(routes.calls_for)(type);
     if (truth(calls)) {
-      if (!whole) return attr(calls, n.along)(op, x, dim, keepdim, dtype);
-      if (nb::object state = attr(calls, n.served_full); is_torch_state(state)) {
+      if (!whole) {
+        if (nb::object state = attr(calls, n.served_along); is_torch_state(state, kAlongStateFields)) {
+          if (nb::object result = serve_torch_along(state, op, x, dim, keepdim, dtype); result.is_valid()) return result;
+        }
+        return attr(calls, n.along)(op, x, dim, keepdim, dtype);
+      }
+      if (nb::object state = attr(calls, n.served_full); is_torch_state(state, kStateFields)) {
         if (nb::object result = serve_torch_full(state, op, x, dtype); result.is_valid()) return result;
       }
       return attr(calls, n.full)(op, x, dtype);
@@ -178,15 +287,17 @@ void set_routes(nb::dict fast, nb::object calls_for, nb::object full_reduce, nb:
 // At exit, before modules are torn down: nanobind reports its functions still held then as leaked.
 void release_at_exit() {
   Py_CLEAR(own_run);
+  Py_CLEAR(own_axis_run_kept);
   for (PyObject** o : {&routes.fast, &routes.calls_for, &routes.full_reduce, &routes.reduce_along}) Py_CLEAR(*o);
 }
 
 }  // namespace
 
-void bind_fast_calls(nb::module_& m, run_function own) {
+void bind_fast_calls(nb::module_& m, launch_functions own) {
   own_launch = own;
   module_dict = PyModule_GetDict(m.ptr());  // the module's own, as long as it lives
   own_run = nb::object(m.attr("run")).release().ptr();
+  own_axis_run_kept = nb::object(m.attr("axis_run_kept")).release().ptr();
   names();
   nb::module_::import_("atexit").attr("register")(nb::cpp_function(&release_at_exit));
   m.def("set_routes", &set_routes, nb::arg("fast"), nb::arg("calls_for"), nb::arg("full_reduce"),
@@ -195,9 +306,9 @@ void bind_fast_calls(nb::module_& m, run_function own) {
         "_core.full_reduce and _axis.reduce_along.");
   m.def("dispatch", &dispatch, nb::arg("op"), nb::arg("x").none(), nb::arg("dim").none(), nb::arg("keepdim").none(),
         nb::arg("dtype").none(), nb::arg("out").none(), nb::arg("stream").none(),
-        "warpfold._api's _reduce(op, x, dim, keepdim, dtype, out, stream): a whole reduce of a PyTorch tensor "
-        "served by its fast path's served_full state where it can be, else the fast path of x's type, else "
-        "full_reduce or reduce_along.");
+        "warpfold._api's _reduce(op, x, dim, keepdim, dtype, out, stream): a reduce of a PyTorch tensor served "
+        "by its fast path's served_full or served_along state where it can be, else the fast path of x's type, "
+        "else full_reduce or reduce_along.");
 }
 
 }  // namespace warpfold::python

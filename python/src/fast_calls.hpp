@@ -6,16 +6,25 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 
 namespace warpfold::python {
 
-// The module's own launch function (module.cpp). The fast path calls it directly while the
-// module's attribute `run` still names it, and through that attribute where something has
-// replaced it (the tests' recording stand-in).
-using run_function = bool (*)(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp,
-                              size_t bytes, uintptr_t stream, bool kept);
+// An axis shape as the module takes it from Python: (outer, axis, inner, outer_stride,
+// axis_stride, inner_stride).
+using axis_extents = std::tuple<uint64_t, uint64_t, uint64_t, int64_t, int64_t, int64_t>;
 
-// Adds set_routes and dispatch to the module, once `run` is defined in it.
-void bind_fast_calls(nanobind::module_& m, run_function own_run);
+// The module's own launch functions (module.cpp), `run` and `axis_run_kept`. The fast path calls
+// each directly while the module's attribute of its name still names it, and through that
+// attribute where something has replaced it (the tests' recording stand-ins).
+struct launch_functions {
+  bool (*run)(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uintptr_t temp, size_t bytes,
+              uintptr_t stream, bool kept);
+  bool (*axis_run_kept)(size_t index, int device, uintptr_t in, const axis_extents& extents, uintptr_t out,
+                        uintptr_t temp, size_t bytes, uintptr_t stream);
+};
+
+// Adds set_routes and dispatch to the module, once `run` and `axis_run_kept` are defined in it.
+void bind_fast_calls(nanobind::module_& m, launch_functions own);
 
 }  // namespace warpfold::python

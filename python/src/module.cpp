@@ -126,8 +126,7 @@ bool run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uint
   return true;
 }
 
-// An axis shape from Python: (outer, axis, inner, outer_stride, axis_stride, inner_stride).
-using shape_t = std::tuple<uint64_t, uint64_t, uint64_t, int64_t, int64_t, int64_t>;
+using shape_t = axis_extents;  // (outer, axis, inner, outer_stride, axis_stride, inner_stride)
 axis_shape to_axis_shape(const shape_t& s) {
   return {std::get<0>(s), std::get<1>(s), std::get<2>(s), std::get<3>(s), std::get<4>(s), std::get<5>(s)};
 }
@@ -263,5 +262,5 @@ NB_MODULE(_warpfold, m) {
   m.def("device_count", &device_count, "CUDA devices visible (0 without a driver or device).");
   m.def("dlpack_view", &dlpack_view, nb::arg("array"),
         "(data, shape, strides, (code, bits, lanes), (device_type, device_id)) of a DLPack or buffer array.");
-  bind_fast_calls(m, &run);
+  bind_fast_calls(m, {&run, &axis_run_kept});
 }

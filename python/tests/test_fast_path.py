@@ -119,11 +119,12 @@ def same_both_ways(setup, call, served: bool):
     assert fast_events == general_events
     assert (setup.reads == 0) == served, "the fast path served it" if not served else "the general path read it"
     assert setup.outcome(call, fast=True) == (fast_events, fast)  # and again, from the kept plans
-    if setup.is_torch:  # with its kept block: _ext.dispatch runs full() in C++ as full() runs it
+    if setup.is_torch:  # with its kept block: _ext.dispatch runs full() and along() in C++ as they run
         in_cpp = setup.outcome(call, fast=True, warm=True)
-        served_full, setup.calls.served_full = setup.calls.served_full, None
+        served = setup.calls.served_full, setup.calls.served_along
+        setup.calls.served_full = setup.calls.served_along = None
         in_python = setup.outcome(call, fast=True, warm=True)
-        setup.calls.served_full = served_full
+        setup.calls.served_full, setup.calls.served_along = served
         assert in_cpp == in_python
     return general_events, general
 
@@ -362,16 +363,7 @@ def test_torch_whole_reduces_are_served_without_a_python_frame(monkeypatch, op):
     full()'s). On a stream that captures a graph the kept block is refused and run_full runs it."""
     setup = Setup("torch", monkeypatch)
     x = setup.array((1000,), "float32")
-    setup.machine.mark()
-    setup.fast(True)
-    recorded = ext.run
-    callers = []
-
-    def spy(*args):
-        callers.append({frame.f_code.co_filename for frame in _frames()})
-        return recorded(*args)
-
-    monkeypatch.setattr(ext, "run", spy)
+    callers = spy_on_callers(setup, monkeypatch, "run")
     call = getattr(warpfold, op)
     first, second = call(x), call(x)
     assert second.data_ptr() != first.data_ptr() and second.shape == first.shape == ()
@@ -381,6 +373,41 @@ def test_torch_whole_reduces_are_served_without_a_python_frame(monkeypatch, op):
     assert _core.__file__ in callers[-1] and _fast.__file__ not in callers[-1]  # run_full, from C++
     last = [e for e in setup.machine.events if e[0] == "run"][-1]
     assert not (len(last) > 9 and last[9])  # not with the kept block
+
+
+@pytest.mark.parametrize("shape, dim, launch", [((64, 96), 0, "axis_run_kept"), ((96, 64), 1, "axis_run_kept"),
+                                                ((500,), 0, "run")])
+def test_torch_reduces_along_a_dim_are_served_without_a_python_frame(monkeypatch, shape, dim, launch):
+    """As the whole reduces: once the call's template exists, a single pass along a dim (or the full
+    reduce that runs it) launches from C++. Under a capture the kept block is refused and the pass
+    runs with temp storage of its own (run_along_own), the full reduce with run_full."""
+    setup = Setup("torch", monkeypatch)
+    x = setup.array(shape, "float32")
+    callers = spy_on_callers(setup, monkeypatch, launch)
+    first, second = warpfold.sum(x, dim=dim), warpfold.sum(x, dim=dim)
+    assert second.data_ptr() != first.data_ptr() and second.shape == first.shape
+    assert [_fast.__file__ in files for files in callers] == [True, False]
+    setup.capturing = True
+    before = len(setup.machine.events)
+    warpfold.sum(x, dim=dim)
+    launches = [e for e in setup.machine.events[before:] if e[0] in ("run", "axis_run", "axis_run_kept")]
+    assert len(launches) == 1 and launches[0][0] == ("run" if launch == "run" else "axis_run")
+    assert not (len(launches[0]) > 9 and launches[0][9])  # not with the kept block
+
+
+def spy_on_callers(setup, monkeypatch, launch: str) -> list:
+    """The fast path on, and the source files on the stack at each call of _ext.`launch`, listed."""
+    setup.machine.mark()
+    setup.fast(True)
+    recorded = getattr(ext, launch)
+    callers: list = []
+
+    def spy(*args):
+        callers.append({frame.f_code.co_filename for frame in _frames()})
+        return recorded(*args)
+
+    monkeypatch.setattr(ext, launch, spy)
+    return callers
 
 
 def _frames():

@@ -12,10 +12,10 @@ the full reduce runs, an empty min or argmin, dim= as a tuple, dtypes without an
 call whose first run raises. So results, errors and their order are the general path's, and the
 plans it keeps are the general path's own, looked up once per key.
 
-PyTorch's full() runs in C++ once its call's template is kept (_ext.dispatch,
-python/src/fast_calls.cpp, given TorchCalls.served_full): the same calls in the same order,
-without a Python frame. Every other case goes to full() itself, after x's attributes were read
-once already.
+PyTorch's full() and along() run in C++ once their call's template is kept (_ext.dispatch,
+python/src/fast_calls.cpp, given TorchCalls.served_full and served_along): the same calls in the
+same order, without a Python frame. Every other case goes to full() or along() itself, after x's
+attributes were read once already.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class FastCalls:
     path at the first call of each key."""
 
     served_full = None  # what _ext.dispatch needs to serve full()'s calls itself, where it can
+    served_along = None  # and along()'s
 
     def __init__(self, fw):
         self.fw = fw
@@ -138,9 +139,12 @@ class TorchCalls(FastCalls):
         self.kept = fw.kept
         self.templates, self.empty_like = fw.templates, fw.torch.empty_like
         self.made_like = fw.made_like
-        # what _ext.dispatch needs to run full() in C++ once the call's template is kept: the same
-        # calls in the same order (run_full where the kept block cannot serve)
+        # what _ext.dispatch needs to run full() and along() in C++ once the call's template is kept:
+        # the same calls in the same order (run_full, run_along or run_along_own where the kept
+        # block cannot serve); along's state begins as full's, then has its own
         self.served_full = (self.full_calls, self.kept, self.current_stream, self.empty_like, run_full, fw)
+        self.served_along = (self.along_calls,) + self.served_full[1:] + (self.current_device, self.run_along,
+                                                                           self.run_along_own)
 
     def run(self, index: int, device: int, data: int, n: int, out: int, nbytes: int, stream: int) -> None:
         """Queues a full reduce on the current stream: its kept block where it holds nbytes and no
@@ -177,6 +181,10 @@ class TorchCalls(FastCalls):
             index, extents, _, nbytes = plan.steps[0]
             if kept and _ext.axis_run_kept(index, device, data, extents, out, kept, nbytes, stream):
                 return
+        self.run_along_own(plan, device, stream, data, out)
+
+    def run_along_own(self, plan: Launches, device: int, stream: int, data: int, out: int) -> None:
+        """Queues the passes of `plan` on `stream` with temp storage of their own."""
         temp = self.alloc(plan.scratch, stream)
         try:
             launch(plan, device, stream, data, out, temp)
