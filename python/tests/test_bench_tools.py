@@ -51,6 +51,14 @@ def test_arguments():
         bench.parse_args(["--sizes", "40"])
     with pytest.raises(SystemExit):
         bench.parse_args(["--rounds", "1"])
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--host-bound-rounds", "1"])
+
+
+def test_host_bound_rows_take_their_own_rounds():
+    args = bench.parse_args(["--rounds", "20", "--host-bound-rounds", "250"])
+    assert bench.rounds_for(bench.series_turn(1 << 12, 50 << 20), args) == 250  # fits in half the L2
+    assert bench.rounds_for(bench.series_turn(1 << 30, 50 << 20), args) == 20  # timed in turns
 
 
 def fake_result(torch_ratio_at_2e28: float):

@@ -6,7 +6,9 @@ call, from an idle GPU (so a call's time includes its host time up to the launch
 C++ bench times (docs/design.md M2, M3): while the bytes a call moves fit in half the L2, one call
 of each contender per round, each round in an order of its own (each contender follows each other
 one equally often); past that, turns of 10 calls per contender, each turn after an untimed call of
-its own. Reported: each contender's median time and spread, and the median of the per-round ratios
+its own. A call that fits in half the L2 is timed in --host-bound-rounds rounds (300), as its
+time from idle is mostly host time, which spreads widely. Reported: each contender's median time
+and spread, and the median of the per-round ratios
 (their time / warpfold's, above 1: warpfold is faster) with a bootstrap 95% interval. Also the
 per-call host time at 2^10 (calls issued back to back, no waiting in between).
 With --axis, also warpfold.sum(x, dim) against torch.sum(x, dim) and cupy.sum(x, axis) on the
@@ -138,6 +140,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--all-sizes", action="store_true", help="every power of two from 2^10 to 2^30")
     parser.add_argument("--dtypes", default=",".join(DEFAULT_DTYPES), help="comma-separated (default: %(default)s)")
     parser.add_argument("--rounds", type=int, default=30, help="timed rounds per size and dtype (default: %(default)s)")
+    parser.add_argument("--host-bound-rounds", type=int, default=300,
+                        help="timed rounds where a call moves at most half the L2: its time from idle is mostly "
+                             "host time, whose spread needs more rounds for a narrow interval (default: %(default)s)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default: %(default)s)")
     parser.add_argument("--overhead-calls", type=int, default=2000,
                         help="back-to-back calls for the per-call host time at 2^10 (default: %(default)s)")
@@ -151,8 +156,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.all_sizes:
         args.sizes = ALL_LOG2_SIZES
-    if args.rounds < 2 or args.warmup < 0 or args.overhead_calls < 1:
-        parser.error("--rounds must be at least 2, --warmup at least 0, --overhead-calls at least 1")
+    if args.rounds < 2 or args.host_bound_rounds < 2 or args.warmup < 0 or args.overhead_calls < 1:
+        parser.error("--rounds and --host-bound-rounds must be at least 2, --warmup at least 0, --overhead-calls at "
+                     "least 1")
     if not 10 <= args.axis_elements <= 30:
         parser.error("--axis-elements is 10 to 30")
     args.dtypes = tuple(d.strip() for d in args.dtypes.split(",") if d.strip())
@@ -247,6 +253,12 @@ def series_turn(nbytes: int, l2_bytes: int) -> int:
     return 1 if 0 < 2 * nbytes <= l2_bytes else SERIES_TURN
 
 
+def rounds_for(turn: int, args) -> int:
+    """Timed rounds of a row timed in turns of `turn` calls: --host-bound-rounds where one call per
+    round is timed (the call fits in half the L2), else --rounds."""
+    return args.host_bound_rounds if turn == 1 else args.rounds
+
+
 def l2_bytes(torch) -> int:
     """The current GPU's L2 size (0 where PyTorch does not say)."""
     return int(getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or 0)
@@ -325,7 +337,8 @@ def bench_one(torch, dtype: str, log2_n: int, args, skip: Dict[str, str]) -> Lis
     found = contenders(x, dtype, skip, not args.no_cccl)
     ours = found[0].call()
     checks = {c.name: "ok" if c.name == "warpfold" or agrees(ours, c.call(), dtype) else "MISMATCH" for c in found}
-    times = time_rounds(torch, found, args.rounds, args.warmup, series_turn(n * x.element_size(), args.l2_bytes))
+    turn = series_turn(n * x.element_size(), args.l2_bytes)
+    times = time_rounds(torch, found, rounds_for(turn, args), args.warmup, turn)
     rows = []
     for contender in found:
         t = times[contender.name]
@@ -383,7 +396,8 @@ def bench_axis_shape(torch, shape: AxisBenchShape, args, skip: Dict[str, str]) -
     v = AXIS_VIEWS[shape.view](x) if shape.view else x
     checks = {c.name: axis_check(torch, v, shape.dim, c.call()) for c in found}
     moved = (shape.elements + shape.outputs) * 4  # distinct bytes: the input read and the outputs written
-    times = time_rounds(torch, found, args.rounds, args.warmup, series_turn(moved, args.l2_bytes))
+    turn = series_turn(moved, args.l2_bytes)
+    times = time_rounds(torch, found, rounds_for(turn, args), args.warmup, turn)
     rows = []
     for contender in found:
         t = times[contender.name]
@@ -452,7 +466,8 @@ def versions() -> Dict[str, str]:
 
 def summary_lines(result: dict) -> List[str]:
     rows, meta = result["rows"], result["meta"]
-    lines = [f"warpfold.sum against torch.sum / cupy.sum / cuda.compute on {meta['device']}, {meta['rounds']} rounds; "
+    lines = [f"warpfold.sum against torch.sum / cupy.sum / cuda.compute on {meta['device']}, {meta['rounds']} rounds "
+             f"({meta.get('host_bound_rounds', meta['rounds'])} where a call fits in half the L2); "
              "ratio = their median time / warpfold's (above 1: warpfold faster) [95% CI]"]
     lines.append(f"{'dtype':9} {'n':>5} {'warpfold':>10} " + " ".join(f"{c:>10} {'ratio [95% CI]':>22}" for c in
                                                                      CONTENDERS[1:]))
@@ -521,11 +536,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "meta": {"command": "python -m warpfold.bench " + " ".join(argv if argv is not None else sys.argv[1:]),
                  "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit(), "device": properties.name,
                  "sm_count": properties.multi_processor_count, "versions": versions(), "rounds": args.rounds,
-                 "warmup": args.warmup, "dtypes": list(args.dtypes), "log2_sizes": list(args.sizes),
+                 "host_bound_rounds": args.host_bound_rounds, "warmup": args.warmup, "dtypes": list(args.dtypes), "log2_sizes": list(args.sizes),
                  "l2_bytes": args.l2_bytes, "series_turn": SERIES_TURN},
         "notes": ["median_us etc.: CUDA events around one call from an idle GPU (host time to the launch included); "
-                  "one call of each contender per round, in balanced orders, while a call moves at most half the "
-                  "L2 (l2_bytes), else turns of series_turn calls each, every turn after an untimed call of its own",
+                  "one call of each contender per round (host_bound_rounds rounds), in balanced orders, while a "
+                  "call moves at most half the L2 (l2_bytes), else turns of series_turn calls each, every turn after an untimed call of its own",
                   "ratio_vs_warpfold: median over rounds of (this library's time / warpfold's in the same round)",
                   "ratio_ci95: 95% percentile bootstrap interval of that median",
                   "host_us_per_call_2e10: host time per call, float32 at 2^10, calls back to back",
