@@ -163,17 +163,19 @@ bool is_tuple_of(nb::handle h, Py_ssize_t size) {
   return h.is_valid() && PyTuple_Check(h.ptr()) && PyTuple_GET_SIZE(h.ptr()) == size;
 }
 
-// The block kept for (device, stream) where it holds `nbytes`: its address; else an invalid handle.
-nb::handle kept_block(nb::handle state, nb::handle device, nb::handle stream, nb::handle nbytes) {
+// The block kept for (device, stream) where it holds `nbytes`: its address (held here, whatever
+// the dictionary does meanwhile); else an invalid object.
+nb::object kept_block(nb::handle state, nb::handle device, nb::handle stream, nb::handle nbytes) {
   nb::object held = lookup(field(state, kKept), owned(PyTuple_Pack(2, device.ptr(), stream.ptr())));
-  return is_tuple_of(held, 2) && as_u64(field(held, 1)) >= as_u64(nbytes) ? field(held, 0) : nb::handle();
+  if (!is_tuple_of(held, 2) || as_u64(field(held, 1)) < as_u64(nbytes)) return {};
+  return nb::borrow(field(held, 0));
 }
 
 // TorchCalls.run's body: a full reduce on `stream` with its kept block where it serves, else
 // run_full.
 void run_whole(nb::handle state, nb::handle index, nb::handle device, nb::handle data, nb::handle count,
                nb::handle out, nb::handle nbytes, nb::handle stream) {
-  nb::handle kept = kept_block(state, device, stream, nbytes);
+  nb::object kept = kept_block(state, device, stream, nbytes);
   if (kept.is_valid() && run_kept(index, device, data, count, out, kept, nbytes, stream)) return;
   field(state, kRunFull)(field(state, kFramework), index, device, data, count, out, nbytes, stream, true);
 }
@@ -202,6 +204,13 @@ nb::object data_at(nb::handle x, nb::handle offset) {
   return owned(PyNumber_Add(call_method(x, names().data_ptr).ptr(), offset.ptr()));
 }
 
+// Whether `plan` is a Launches whose first step is (entry, extents, into, temp bytes).
+bool is_plan(nb::handle plan) {
+  if (!is_tuple_of(plan, kLaunchesFields)) return false;
+  nb::handle steps = field(plan, kSteps);
+  return PyTuple_Check(steps.ptr()) && PyTuple_GET_SIZE(steps.ptr()) >= 1 && is_tuple_of(field(steps, 0), 4);
+}
+
 // TorchCalls.run_along's body: one pass with the kept block where it holds the plan's temp
 // storage (else run_along itself, which may make the block), run_along_own under a capture.
 void run_plan(nb::handle state, nb::handle plan, nb::handle device, nb::handle data, nb::handle out) {
@@ -210,13 +219,14 @@ void run_plan(nb::handle state, nb::handle plan, nb::handle device, nb::handle d
     return;
   }
   nb::object stream = field(state, kCurrentStream)(device);
-  nb::handle kept = kept_block(state, device, stream, field(plan, kScratch));
+  nb::object kept = kept_block(state, device, stream, field(plan, kScratch));
   if (!kept.is_valid()) {
     field(state, kRunAlong)(plan, device, data, out);  // asks the current stream again: no side effect
     return;
   }
-  nb::handle step = PyTuple_GET_ITEM(field(plan, kSteps).ptr(), 0);
-  if (!axis_run_kept(field(step, 0), device, data, field(step, 1), out, kept, field(step, 3), stream)) {
+  nb::handle step = field(field(plan, kSteps), 0);
+  if (!truth(kept) ||
+      !axis_run_kept(field(step, 0), device, data, field(step, 1), out, kept, field(step, 3), stream)) {
     field(state, kRunAlongOwn)(plan, device, stream, data, out);
   }
 }
@@ -235,7 +245,7 @@ nb::object serve_torch_along(nb::handle state, nb::handle op, nb::handle x, nb::
   nb::object call = lookup(field(state, kCalls), key);
   if (!is_tuple_of(call, kAlongFields) || field(call, kAlongLike).is_none()) return {};
   nb::handle plan = field(call, kPlan), whole = field(call, kWhole);
-  if ((!plan.is_none() && !is_tuple_of(plan, kLaunchesFields)) || (!whole.is_none() && !is_tuple_of(whole, 3))) return {};
+  if ((!plan.is_none() && !is_plan(plan)) || (!whole.is_none() && !is_tuple_of(whole, 3))) return {};
   const int equal = PyObject_RichCompareBool(field(state, kCurrentDevice)().ptr(), device.ptr(), Py_EQ);
   if (equal < 0) throw nb::python_error();
   if (!equal) return {};

@@ -121,10 +121,10 @@ def same_both_ways(setup, call, served: bool):
     assert setup.outcome(call, fast=True) == (fast_events, fast)  # and again, from the kept plans
     if setup.is_torch:  # with its kept block: _ext.dispatch runs full() and along() in C++ as they run
         in_cpp = setup.outcome(call, fast=True, warm=True)
-        served = setup.calls.served_full, setup.calls.served_along
+        states = setup.calls.served_full, setup.calls.served_along
         setup.calls.served_full = setup.calls.served_along = None
         in_python = setup.outcome(call, fast=True, warm=True)
-        setup.calls.served_full, setup.calls.served_along = served
+        setup.calls.served_full, setup.calls.served_along = states
         assert in_cpp == in_python
     return general_events, general
 
@@ -444,3 +444,18 @@ def test_a_bool_dim_is_refused_after_its_int_ran(setup, fast, bad):
     warpfold.sum(x, dim=0)
     with pytest.raises(TypeError, match="dim= takes an int or a tuple of ints"):
         warpfold.sum(x, dim=bad)
+
+
+def test_torch_along_a_dim_off_the_current_device_takes_the_general_path(monkeypatch):
+    """A call along a dim served on its own device (its template kept) is not served from C++ once
+    another device is current: its temp storage would be a block of the current device."""
+    setup = Setup("torch", monkeypatch)
+    x = setup.array((64, 96), "float32", device=1)
+    setup.fast(True)
+    setup.machine.current_device = 1
+    warpfold.sum(x, dim=0)
+    warpfold.sum(x, dim=0)
+    assert setup.reads == 0  # served
+    setup.machine.current_device = 0
+    warpfold.sum(x, dim=0)
+    assert setup.reads == 1  # read by the general path, which allocates on x's device
