@@ -126,20 +126,19 @@ bool run(size_t index, int device, uintptr_t in, uint64_t n, uintptr_t out, uint
   return true;
 }
 
-using shape_t = axis_extents;  // (outer, axis, inner, outer_stride, axis_stride, inner_stride)
-axis_shape to_axis_shape(const shape_t& s) {
+axis_shape to_axis_shape(const axis_extents& s) {
   return {std::get<0>(s), std::get<1>(s), std::get<2>(s), std::get<3>(s), std::get<4>(s), std::get<5>(s)};
 }
 
-size_t axis_temp_bytes(size_t index, int device, const shape_t& shape) {
+size_t axis_temp_bytes(size_t index, int device, const axis_extents& shape) {
   device_scope scope(device);
   size_t bytes = 0;
   check(entry_at(table().axis, index).temp_bytes(bytes, to_axis_shape(shape)), "warpfold axis temp storage query");
   return bytes;
 }
 
-void axis_run(size_t index, int device, uintptr_t in, const shape_t& shape, uintptr_t out, uintptr_t temp, size_t bytes,
-              uintptr_t stream) {
+void axis_run(size_t index, int device, uintptr_t in, const axis_extents& shape, uintptr_t out, uintptr_t temp,
+              size_t bytes, uintptr_t stream) {
   device_scope scope(device);
   check(entry_at(table().axis, index)
             .run(as_pointer(temp), bytes, as_pointer(in), as_pointer(out), to_axis_shape(shape), as_stream(stream)),
@@ -148,7 +147,7 @@ void axis_run(size_t index, int device, uintptr_t in, const shape_t& shape, uint
 
 // axis_run with `kept` temp storage (kept for every call on the stream): false, queuing nothing,
 // under a graph capture, as run.
-bool axis_run_kept(size_t index, int device, uintptr_t in, const shape_t& shape, uintptr_t out, uintptr_t temp,
+bool axis_run_kept(size_t index, int device, uintptr_t in, const axis_extents& shape, uintptr_t out, uintptr_t temp,
                    size_t bytes, uintptr_t stream) {
   if (capturing(stream)) return false;
   axis_run(index, device, in, shape, out, temp, bytes, stream);
