@@ -177,26 +177,27 @@ cudaError_t narrowed_run(void* temp, size_t temp_bytes, const void* in, void* ou
 // warpfold::reproducible_sum: bits that depend on the values alone. A float16 or bfloat16 result is
 // the float sum converted by the same kernel (the library's binned fold with a narrower output).
 
+// The library's binned sum of T into Out: its own float or double, or float16 or bfloat16
+// written through the form's finish. The library's reproducible_sum is the first case.
+template <class T, class Out>
+cudaError_t binned_sum(void* temp, size_t& temp_bytes, const void* in, void* out, uint64_t n, cudaStream_t stream) {
+  using Sum = warpfold::reproducible_sum_t<T>;
+  return warpfold::detail::dispatch_binned(temp, temp_bytes, static_cast<const T*>(in), static_cast<Out*>(out), n,
+                                           warpfold::detail::binned_sum_form<Sum>{}, stream);
+}
+
 // The module asks once per entry, so the query is for many elements: binned sums take the wide
 // kernel above a few MiB, whose grid the query must cover, and below it a grid no larger.
 template <class T, class Out>
 cudaError_t reproducible_temp_bytes(size_t& bytes) {
-  using Sum = warpfold::reproducible_sum_t<T>;
   constexpr uint64_t kMany = uint64_t(1) << 40;
-  return warpfold::detail::dispatch_binned(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<Out*>(nullptr),
-                                           kMany, warpfold::detail::binned_sum_form<Sum>{}, nullptr);
+  return binned_sum<T, Out>(nullptr, bytes, nullptr, nullptr, kMany, nullptr);
 }
 
 template <class T, class Out>
 cudaError_t reproducible_run(void* temp, size_t temp_bytes, const void* in, void* out, uint64_t n,
                              cudaStream_t stream) {
-  using Sum = warpfold::reproducible_sum_t<T>;
-  if constexpr (std::is_same_v<Out, Sum>) {
-    return warpfold::reproducible_sum(temp, temp_bytes, static_cast<const T*>(in), static_cast<Sum*>(out), n, stream);
-  } else {
-    return warpfold::detail::dispatch_binned(temp, temp_bytes, static_cast<const T*>(in), static_cast<Out*>(out), n,
-                                             warpfold::detail::binned_sum_form<Sum>{}, stream);
-  }
+  return binned_sum<T, Out>(temp, temp_bytes, in, out, n, stream);
 }
 
 // --- argmin / argmax ----------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace nb = nanobind;
 
@@ -287,6 +288,58 @@ nb::object dispatch(nb::handle op, nb::handle x, nb::handle dim, nb::handle keep
   return nb::borrow(routes.reduce_along)(op, x, dim, keepdim, dtype, out, stream);
 }
 
+// warpfold.sum and its kin as functions of the extension: dispatch with the op bound and the
+// call's own keywords parsed in C++, so that a call makes no Python frame before the launch. _api
+// gives each its docstring and the module that names it (its __module__, held for good as modules
+// are); the parameters follow from the op.
+nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
+  const std::string op = op_name.c_str();
+  nb::object name = owned(PyUnicode_InternFromString(op.c_str()));
+  // nanobind would add the function to what `scope` already holds of that name, or abort.
+  if (nb::hasattr(scope, name)) throw nb::value_error(("warpfold: the module already has " + op).c_str());
+  const auto x = nb::arg("x").none();
+  const auto dim = nb::arg("dim").none() = nb::none();
+  const auto keepdim = nb::arg("keepdim").none() = false;
+  const auto dtype = nb::arg("dtype").none() = nb::none();
+  const auto out = nb::arg("out").none() = nb::none();
+  const auto stream = nb::arg("stream").none() = nb::none();
+  const nb::handle none = nb::none(), no = Py_False;
+  const auto signature = [&op](const char* parameters) { return "def " + op + "(" + parameters + ")"; };
+  if (op == "sum" || op == "prod") {
+    const std::string sig = signature("x, dim=None, *, keepdim=False, dtype=None, out=None, stream=None");
+    return nb::cpp_function(
+        [name](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle dtype, nb::handle out, nb::handle stream) {
+          return dispatch(name, x, dim, keepdim, dtype, out, stream);
+        },
+        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, dim, nb::kw_only(), keepdim, dtype, out, stream, doc.c_str());
+  }
+  if (op == "min" || op == "max") {
+    const std::string sig = signature("x, dim=None, *, keepdim=False, out=None, stream=None");
+    return nb::cpp_function(
+        [name, none](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle out, nb::handle stream) {
+          return dispatch(name, x, dim, keepdim, none, out, stream);
+        },
+        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, dim, nb::kw_only(), keepdim, out, stream, doc.c_str());
+  }
+  if (op == "argmin" || op == "argmax") {
+    const std::string sig = signature("x, dim=None, *, keepdim=False, stream=None");
+    return nb::cpp_function(
+        [name, none](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle stream) {
+          return dispatch(name, x, dim, keepdim, none, none, stream);
+        },
+        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, dim, nb::kw_only(), keepdim, stream, doc.c_str());
+  }
+  if (op == "reproducible_sum") {
+    const std::string sig = signature("x, *, dtype=None, out=None, stream=None");
+    return nb::cpp_function(
+        [name, none, no](nb::handle x, nb::handle dtype, nb::handle out, nb::handle stream) {
+          return dispatch(name, x, none, no, dtype, out, stream);
+        },
+        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, nb::kw_only(), dtype, out, stream, doc.c_str());
+  }
+  throw nb::value_error(("warpfold: no entry point for the op " + op).c_str());
+}
+
 void set_routes(nb::dict fast, nb::object calls_for, nb::object full_reduce, nb::object reduce_along) {
   routes_t previous = routes;
   routes = {fast.release().ptr(), calls_for.release().ptr(), full_reduce.release().ptr(),
@@ -319,6 +372,9 @@ void bind_fast_calls(nb::module_& m, launch_functions own) {
         "warpfold._api's _reduce(op, x, dim, keepdim, dtype, out, stream): a reduce of a PyTorch tensor served "
         "by its fast path's served_full or served_along state where it can be, else the fast path of x's type, "
         "else full_reduce or reduce_along.");
+  m.def("entry_point", &entry_point, nb::arg("op"), nb::arg("doc"), nb::arg("scope"),
+        "warpfold.`op` (sum, prod, min, max, argmin, argmax or reproducible_sum) as dispatch with `op` bound, "
+        "with `doc` and the module `scope`.");
 }
 
 }  // namespace warpfold::python

@@ -2,6 +2,7 @@
 cause. None of these tests needs a GPU; they run on CI's machine too."""
 
 import array
+import importlib
 import importlib.util
 import os
 import pathlib
@@ -49,6 +50,30 @@ def test_package_exports_the_functions():
     for name in ("sum", "prod", "min", "max", "argmin", "argmax", "reduce"):
         assert callable(getattr(warpfold, name))
     assert warpfold.__version__
+
+
+@pytest.mark.parametrize("name, call", [
+    ("sum", lambda: warpfold.sum(FakeDeviceArray(), 0, True)),  # keepdim is keyword-only
+    ("sum", lambda: warpfold.sum(FakeDeviceArray(), axis=0)),
+    ("min", lambda: warpfold.min(FakeDeviceArray(), dtype="float64")),
+    ("argmax", lambda: warpfold.argmax(FakeDeviceArray(), out=None)),
+    ("reproducible_sum", lambda: warpfold.reproducible_sum(FakeDeviceArray(), dim=0)),
+    ("prod", lambda: warpfold.prod()),
+])
+def test_arguments_a_function_does_not_take_are_type_errors(name, call):
+    with pytest.raises(TypeError, match=rf"{name}\(x, "):  # the message shows the parameters
+        call()
+
+
+def test_the_functions_show_their_parameters_and_docs():
+    assert warpfold.sum.__name__ == "sum" and warpfold.sum.__module__ == "warpfold"
+    assert warpfold.sum.__doc__.startswith("sum(x, dim=None, *, keepdim=False, dtype=None, out=None, stream=None)\n")
+    assert "accumulator" in warpfold.sum.__doc__
+    assert warpfold.reproducible_sum.__doc__.startswith("reproducible_sum(x, *, dtype=None, out=None, stream=None)")
+    with pytest.raises(ValueError, match="no entry point"):
+        ext.entry_point("mean", "", importlib.import_module("warpfold._dtypes"))
+    with pytest.raises(ValueError, match="already has sum"):
+        ext.entry_point("sum", "", warpfold)
 
 
 @pytest.mark.parametrize("family", ["torch", "numpy"])

@@ -3,6 +3,7 @@ ways on stand-ins for PyTorch and CuPy (fakes.py), with the extension's launches
 allocations, launches, results and errors must be the same. CI runs these; the GPU tests
 (test_differential, test_dims*, test_streams) check the same calls' numbers on a device."""
 
+import os
 import sys
 
 import pytest
@@ -368,6 +369,7 @@ def test_torch_whole_reduces_are_served_without_a_python_frame(monkeypatch, op):
     first, second = call(x), call(x)
     assert second.data_ptr() != first.data_ptr() and second.shape == first.shape == ()
     assert [_fast.__file__ in files for files in callers] == [True, False]
+    assert not any(in_package(files) for files in callers[1:])  # nor any frame of warpfold's
     setup.capturing = True
     call(x)
     assert _core.__file__ in callers[-1] and _fast.__file__ not in callers[-1]  # run_full, from C++
@@ -387,6 +389,7 @@ def test_torch_reduces_along_a_dim_are_served_without_a_python_frame(monkeypatch
     first, second = warpfold.sum(x, dim=dim), warpfold.sum(x, dim=dim)
     assert second.data_ptr() != first.data_ptr() and second.shape == first.shape
     assert [_fast.__file__ in files for files in callers] == [True, False]
+    assert not any(in_package(files) for files in callers[1:])
     setup.capturing = True
     before = len(setup.machine.events)
     warpfold.sum(x, dim=dim)
@@ -408,6 +411,12 @@ def spy_on_callers(setup, monkeypatch, launch: str) -> list:
 
     monkeypatch.setattr(ext, launch, spy)
     return callers
+
+
+def in_package(files: set) -> bool:
+    """Whether any of `files` is a source file of the warpfold package."""
+    package = os.path.dirname(warpfold.__file__) + os.sep
+    return any(f.startswith(package) for f in files)
 
 
 def _frames():

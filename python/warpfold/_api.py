@@ -20,6 +20,8 @@ torch.amin/amax); argmin and argmax the positions along their one dim.
 
 from __future__ import annotations
 
+import sys
+
 from . import _warpfold as _ext
 from ._axis import reduce_along
 from ._core import full_reduce
@@ -28,51 +30,42 @@ from ._fast import FAST, calls_for
 from ._segmented import segmented_reduce
 
 
-def sum(x, dim=None, *, keepdim=False, dtype=None, out=None, stream=None):  # noqa: A001 (the name people expect)
-    """Sum of the elements of x (along `dim`). dtype= sets the result and accumulator type
-    (int32, int64, uint64 or float64 for integer input; float16, bfloat16, float32 or float64
-    for floats; along dims, those compiled for it)."""
-    return _reduce("sum", x, dim, keepdim, dtype, out, stream)
+# sum, prod, min, max, argmin, argmax and reproducible_sum are functions of the extension
+# (python/src/fast_calls.cpp, entry_point): _reduce with the op bound and the arguments parsed in
+# C++, so that a small call makes no Python frame before the launch. entry_point gives each the
+# parameters its op takes (help() shows them). sum, min and max shadow the builtins here: they are
+# the names people expect.
 
 
-def prod(x, dim=None, *, keepdim=False, dtype=None, out=None, stream=None):
-    """Product of the elements of x (along `dim`; 1 over none); dtype= as for sum."""
-    return _reduce("prod", x, dim, keepdim, dtype, out, stream)
+def _entry_point(op: str, doc: str):
+    return _ext.entry_point(op, doc, sys.modules["warpfold"])
 
 
-def min(x, dim=None, *, keepdim=False, out=None, stream=None):  # noqa: A001
-    """Smallest element of x (along `dim`), in x's dtype; NaN where there is one. ValueError
-    where the reduced elements are none."""
-    return _reduce("min", x, dim, keepdim, None, out, stream)
+sum = _entry_point("sum", """Sum of the elements of x (along `dim`). dtype= sets the result and accumulator type
+(int32, int64, uint64 or float64 for integer input; float16, bfloat16, float32 or float64
+for floats; along dims, those compiled for it).""")
 
+prod = _entry_point("prod", """Product of the elements of x (along `dim`; 1 over none); dtype= as for sum.""")
 
-def max(x, dim=None, *, keepdim=False, out=None, stream=None):  # noqa: A001
-    """Largest element of x (along `dim`), in x's dtype; NaN where there is one. ValueError
-    where the reduced elements are none."""
-    return _reduce("max", x, dim, keepdim, None, out, stream)
+min = _entry_point("min", """Smallest element of x (along `dim`), in x's dtype; NaN where there is one. ValueError
+where the reduced elements are none.""")
 
+max = _entry_point("max", """Largest element of x (along `dim`), in x's dtype; NaN where there is one. ValueError
+where the reduced elements are none.""")
 
-def argmin(x, dim=None, *, keepdim=False, stream=None):
-    """Position of the first smallest element as int64 (a NaN counts as smallest): the flat
-    (C-order) index without dim, the index along `dim` (one int) with it. ValueError where the
-    reduced elements are none."""
-    return _reduce("argmin", x, dim, keepdim, None, None, stream)
+argmin = _entry_point("argmin", """Position of the first smallest element as int64 (a NaN counts as smallest): the flat
+(C-order) index without dim, the index along `dim` (one int) with it. ValueError where the
+reduced elements are none.""")
 
+argmax = _entry_point("argmax", """Position of the first largest element as int64 (a NaN counts as largest), as argmin.""")
 
-def argmax(x, dim=None, *, keepdim=False, stream=None):
-    """Position of the first largest element as int64 (a NaN counts as largest), as argmin."""
-    return _reduce("argmax", x, dim, keepdim, None, None, stream)
-
-
-def reproducible_sum(x, *, dtype=None, out=None, stream=None):
-    """Sum of every element of x whose bits depend on the values alone: not on their order or
-    layout, the GPU, its grid or the stream (ReproBLAS's binned sum, bitwise its rssum and rdsum).
-    float16, bfloat16 and float32 sum in float32, float64 in float64; the result has x's dtype, or
-    float32 with dtype= for float16 and bfloat16. It lies within n * 2**-26 * max|x| + 7 * eps *
-    |sum| of the exact sum (n * 2**-80 * max|x| in float64; eps the accumulator's), then rounds to
-    a float16 or bfloat16 result. Any NaN, or +inf with -inf, gives NaN; an empty x gives +0.0. A
-    sum in float32 takes at most 2**32 - 512 elements (ValueError beyond)."""
-    return _reduce("reproducible_sum", x, None, False, dtype, out, stream)
+reproducible_sum = _entry_point("reproducible_sum", """Sum of every element of x whose bits depend on the values alone: not on their order or
+layout, the GPU, its grid or the stream (ReproBLAS's binned sum, bitwise its rssum and rdsum).
+float16, bfloat16 and float32 sum in float32, float64 in float64; the result has x's dtype, or
+float32 with dtype= for float16 and bfloat16. It lies within n * 2**-26 * max|x| + 7 * eps *
+|sum| of the exact sum (n * 2**-80 * max|x| in float64; eps the accumulator's), then rounds to
+a float16 or bfloat16 result. Any NaN, or +inf with -inf, gives NaN; an empty x gives +0.0. A
+sum in float32 takes at most 2**32 - 512 elements (ValueError beyond).""")
 
 
 def reduce(x, op, dim=None, *, keepdim=False, dtype=None, out=None, stream=None):
