@@ -243,3 +243,11 @@ def test_axis_timing_reads_both_benches_and_prints_every_shape(tmp_path):
     assert sum(1 for line in lines if line.startswith("2^24 x 4, dim=")) == 2
     assert any("columns_kernel<..., true> 99.0us" in line for line in lines)
     assert "warpfold idle - C++, per shape, µs: +14.3" in lines
+
+
+def test_versions_come_from_the_module_or_its_distribution():
+    found = bench.versions()
+    assert found["warpfold"] not in ("?", "not importable")
+    assert bench.distribution_version("pytest") == pytest.__version__  # no module of that name is asked
+    assert bench.distribution_version("no-such-distribution-anywhere") == "?"
+    assert bench.distribution_version(None) == "?"

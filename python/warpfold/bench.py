@@ -454,14 +454,30 @@ def commit() -> str:
         return "unknown"
 
 
+# The distribution of a module that has no __version__ of its own.
+DISTRIBUTIONS = {"cuda.compute": "cuda-cccl"}
+
+
 def versions() -> Dict[str, str]:
     found = {"python": sys.version.split()[0]}
     for module in ("warpfold", "torch", "cupy", "numpy", "cuda.compute"):
         try:
-            found[module] = getattr(__import__(module, fromlist=["_"]), "__version__", "?")
+            imported = __import__(module, fromlist=["_"])
         except Exception:  # noqa: BLE001
             found[module] = "not importable"
+            continue
+        found[module] = getattr(imported, "__version__", None) or distribution_version(DISTRIBUTIONS.get(module))
     return found
+
+
+def distribution_version(name: Optional[str]) -> str:
+    """The installed version of the distribution `name`, or "?" where it is unknown."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name) if name else "?"
+    except PackageNotFoundError:
+        return "?"
 
 
 def summary_lines(result: dict) -> List[str]:
