@@ -112,6 +112,10 @@ def fake_torch(machine: Machine) -> types.SimpleNamespace:
         def reshape(self, shape):
             return Tensor(shape, self.dtype, self._device, data=self._data)
 
+        def view(self, shape):  # of a C-contiguous tensor: C strides over the same data
+            assert self.is_contiguous() and count(shape) == self.numel()
+            return Tensor(shape, self.dtype, self._device, data=self._data)
+
         def expand(self, shape):  # a 0-d tensor's only: every stride 0
             return Tensor(shape, self.dtype, self._device, (0,) * len(shape), self._data)
 

@@ -235,8 +235,9 @@ def test_torch_results_are_made_alike_from_the_first_call(monkeypatch, capturing
 
 
 def test_torch_results_along_dims_skip_the_template_where_it_is_dense(monkeypatch):
-    """A result along dims whose dims are all 0 or 1 comes from torch.empty (strides of 1, not the
-    expanded template's 0); a 0-d one is made like the template itself, kept with the call."""
+    """A result along dims whose dims are all 1 is made like a view of the template, with
+    torch.empty's strides of 1 (the expanded template's are 0); a 0-d one is made like the
+    template itself; each kept with the call. One with a dim of 0 has no template."""
     setup = Setup("torch", monkeypatch)
     assert _frameworks.Torch.expands_to((1, 2)) and _frameworks.Torch.expands_to((3,))
     assert not any(_frameworks.Torch.expands_to(s) for s in [(), (1,), (1, 1), (0,), (0, 1)])
@@ -250,6 +251,12 @@ def test_torch_results_along_dims_skip_the_template_where_it_is_dense(monkeypatc
     warpfold.sum(flat, dim=0)
     kept = [call for key, call in setup.calls.along_calls.items() if key[2] == (64,)]
     assert len(kept) == 1 and kept[0].like is setup.fw.templates[(0, setup.module.float32)]
+    ones = [call for key, call in setup.calls.along_calls.items() if key[2] == (1, 1, 64)]
+    assert len(ones) == 1 and ones[0].like.shape == (1, 1) and ones[0].like.stride() == (1, 1)
+    empty = setup.array((0, 64), "float32")
+    for _ in range(2):
+        assert warpfold.sum(empty, dim=1).stride() == (1,)
+    assert [call.like for key, call in setup.calls.along_calls.items() if key[2] == (0, 64)] == [None]
 
 
 def test_torch_scalars_are_made_like_a_kept_template(monkeypatch):
@@ -378,7 +385,8 @@ def test_torch_whole_reduces_are_served_without_a_python_frame(monkeypatch, op):
 
 
 @pytest.mark.parametrize("shape, dim, launch", [((64, 96), 0, "axis_run_kept"), ((96, 64), 1, "axis_run_kept"),
-                                                ((500,), 0, "run")])
+                                                ((500,), 0, "run"), ((1, 500), 1, "run"),
+                                                ((1 << 21, 64), 0, "axis_run_kept")])
 def test_torch_reduces_along_a_dim_are_served_without_a_python_frame(monkeypatch, shape, dim, launch):
     """As the whole reduces: once the call's template exists, a single pass along a dim (or the full
     reduce that runs it) launches from C++. Under a capture the kept block is refused and the pass

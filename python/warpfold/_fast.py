@@ -157,12 +157,16 @@ class TorchCalls(FastCalls):
         return self.fw.dtypes[name]
 
     def like_of(self, shape: tuple, result, device: int):
-        """The device's template of dtype `result` expanded to `shape` once here, where
-        Torch.made_like would make such results like it (the template is kept); else None."""
+        """What a result of `shape` and dtype `result` is made like, once the device's template is
+        kept: the template, or the template expanded to `shape` where Torch.made_like makes such
+        results like it. A shape of ones (one element) takes a view of the template instead, whose
+        strides are torch.empty's where the expanded view's would be 0. None otherwise."""
         template = self.templates.get((device, result))
-        if template is None or (shape and not self.fw.expands_to(shape)):
-            return None
-        return template.expand(shape) if shape else template
+        if template is None or not shape:
+            return template
+        if self.fw.expands_to(shape):
+            return template.expand(shape)
+        return template.view(shape) if all(size == 1 for size in shape) else None
 
     def with_result_like(self, call: AlongCall, device: int) -> AlongCall:
         """`call` with its results made like_of their shape, where they can be."""
