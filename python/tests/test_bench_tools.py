@@ -251,3 +251,11 @@ def test_versions_come_from_the_module_or_its_distribution():
     assert bench.distribution_version("pytest") == pytest.__version__  # no module of that name is asked
     assert bench.distribution_version("no-such-distribution-anywhere") == "?"
     assert bench.distribution_version(None) == "?"
+
+
+def test_a_float32_sum_of_float16_agrees_once_rounded_as_warpfolds():
+    np = pytest.importorskip("numpy")
+    assert bench.agrees(np.float16(np.inf), np.float32(262144.0), "float16")  # both overflow float16
+    assert bench.agrees(np.float16(1000.0), np.float32(1000.3), "float16")
+    assert not bench.agrees(np.float16(1000.0), np.float32(1100.0), "float16")
+    assert not bench.agrees(np.float32(np.inf), np.float32(262144.0), "float32")

@@ -325,7 +325,12 @@ def agrees(ours, theirs, dtype: str) -> bool:
     """Whether another library's sum matches warpfold's: integers exactly, floats to a tolerance
     of their type (the fold orders differ)."""
     a, b = float(ours.item()), float(theirs.item())
-    if a == b:  # infinities included (a float16 sum of 2^20 elements overflows in every library)
+    if dtype == "float16":  # as warpfold returns it: cuda.compute's float32 result does not overflow
+        import numpy as np
+
+        with np.errstate(over="ignore"):
+            b = float(np.float16(b))
+    if a == b:  # infinities included (a float16 sum of 2^20 elements overflows)
         return True
     tolerance = {"float16": 2e-2, "bfloat16": 5e-2, "float32": 1e-3, "float64": 1e-9}.get(dtype, 0.0)
     return abs(a - b) <= tolerance * max(1.0, abs(b))
