@@ -38,7 +38,7 @@ from ._segmented import segmented_reduce
 
 
 def _entry_point(op: str, doc: str):
-    return _ext.entry_point(op, doc, sys.modules["warpfold"])
+    return _ext.entry_point(op, doc, sys.modules[__package__])
 
 
 sum = _entry_point("sum", """Sum of the elements of x (along `dim`). dtype= sets the result and accumulator type
