@@ -288,10 +288,37 @@ nb::object dispatch(nb::handle op, nb::handle x, nb::handle dim, nb::handle keep
   return nb::borrow(routes.reduce_along)(op, x, dim, keepdim, dtype, out, stream);
 }
 
+// A parameter as a signature shows it: its name, with `=default` where it has one; `*` where the
+// keyword-only parameters begin.
+template <uint32_t Flags, bool Locked>
+std::string parameter_text(const nb::arg_t<Flags, Locked>& parameter) {
+  return parameter.name_;
+}
+template <uint32_t Flags, bool Locked>
+std::string parameter_text(const nb::arg_v_t<Flags, Locked>& parameter) {
+  return std::string(parameter.name_) + "=" + nb::repr(parameter.value).c_str();
+}
+std::string parameter_text(nb::kw_only) { return "*"; }
+
+// warpfold.`op` as a function of `scope`: `call` maps the op's parameters onto dispatch, and
+// `parameters` (nb::arg and nb::kw_only, in `call`'s order) name them; help() shows the signature
+// written from them, as "def op(x, dim=None, *, keepdim=False, ...)". nb::name goes before
+// nb::sig: nanobind takes the name's text from the signature, but gives the function a __name__
+// and __qualname__ only where nb::name is there too.
+template <typename Call, typename... Parameters>
+nb::object entry_function(const std::string& op, nb::handle scope, const char* doc, Call call,
+                          const Parameters&... parameters) {
+  std::string list;
+  ((list += (list.empty() ? "" : ", ") + parameter_text(parameters)), ...);
+  const std::string signature = "def " + op + "(" + list + ")";
+  return nb::cpp_function(std::move(call), nb::scope(scope), nb::name(op.c_str()), nb::sig(signature.c_str()),
+                          parameters..., doc);
+}
+
 // warpfold.sum and its kin as functions of the extension: dispatch with the op bound and the
 // call's own keywords parsed in C++, so that a call makes no Python frame before the launch. _api
 // gives each its docstring and the module that names it (its __module__, held for good as modules
-// are); the parameters follow from the op.
+// are); the parameters follow from the op: x and dim by position or keyword, the rest keyword-only.
 nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
   const std::string op = op_name.c_str();
   nb::object name = owned(PyUnicode_InternFromString(op.c_str()));
@@ -304,38 +331,37 @@ nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
   const auto out = nb::arg("out").none() = nb::none();
   const auto stream = nb::arg("stream").none() = nb::none();
   const nb::handle none = nb::none(), no = Py_False;
-  const auto signature = [&op](const char* parameters) { return "def " + op + "(" + parameters + ")"; };
   if (op == "sum" || op == "prod") {
-    const std::string sig = signature("x, dim=None, *, keepdim=False, dtype=None, out=None, stream=None");
-    return nb::cpp_function(
+    return entry_function(
+        op, scope, doc.c_str(),
         [name](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle dtype, nb::handle out, nb::handle stream) {
           return dispatch(name, x, dim, keepdim, dtype, out, stream);
         },
-        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, dim, nb::kw_only(), keepdim, dtype, out, stream, doc.c_str());
+        x, dim, nb::kw_only(), keepdim, dtype, out, stream);
   }
   if (op == "min" || op == "max") {
-    const std::string sig = signature("x, dim=None, *, keepdim=False, out=None, stream=None");
-    return nb::cpp_function(
+    return entry_function(
+        op, scope, doc.c_str(),
         [name, none](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle out, nb::handle stream) {
           return dispatch(name, x, dim, keepdim, none, out, stream);
         },
-        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, dim, nb::kw_only(), keepdim, out, stream, doc.c_str());
+        x, dim, nb::kw_only(), keepdim, out, stream);
   }
   if (op == "argmin" || op == "argmax") {
-    const std::string sig = signature("x, dim=None, *, keepdim=False, stream=None");
-    return nb::cpp_function(
+    return entry_function(
+        op, scope, doc.c_str(),
         [name, none](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle stream) {
           return dispatch(name, x, dim, keepdim, none, none, stream);
         },
-        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, dim, nb::kw_only(), keepdim, stream, doc.c_str());
+        x, dim, nb::kw_only(), keepdim, stream);
   }
   if (op == "reproducible_sum") {
-    const std::string sig = signature("x, *, dtype=None, out=None, stream=None");
-    return nb::cpp_function(
+    return entry_function(
+        op, scope, doc.c_str(),
         [name, none, no](nb::handle x, nb::handle dtype, nb::handle out, nb::handle stream) {
           return dispatch(name, x, none, no, dtype, out, stream);
         },
-        nb::scope(scope), nb::name(op.c_str()), nb::sig(sig.c_str()), x, nb::kw_only(), dtype, out, stream, doc.c_str());
+        x, nb::kw_only(), dtype, out, stream);
   }
   throw nb::value_error(("warpfold: no entry point for the op " + op).c_str());
 }
