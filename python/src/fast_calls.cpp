@@ -300,30 +300,46 @@ std::string parameter_text(const nb::arg_v_t<Flags, Locked>& parameter) {
 }
 std::string parameter_text(nb::kw_only) { return "*"; }
 
-// warpfold.`op` as a function of `scope`: `call` maps the op's parameters onto dispatch, and
-// `parameters` (nb::arg and nb::kw_only, in `call`'s order) name them; help() shows the signature
-// written from them, as "def op(x, dim=None, *, keepdim=False, ...)". nb::name goes before
-// nb::sig: nanobind takes the name's text from the signature, but gives the function a __name__
-// and __qualname__ only where nb::name is there too.
+// The scope nanobind is given for the entry points. nanobind takes the scope's __module__ for the
+// function's, sets the function on the scope, and reads the scope's __qualname__ whenever the
+// function's is asked for, without holding a reference to it. A module as that scope can be
+// collected while its functions live on (once it leaves sys.modules); held for good, it would keep
+// its functions alive through the interpreter's teardown, which clears only the modules still in
+// sys.modules. So the scope is this namespace, made once and never released, with no __qualname__
+// of its own (a function's is its name), and each function is taken off it once made: it outlives
+// every function and keeps none alive.
+nb::handle entry_scope() {
+  static PyObject* const scope = nb::module_::import_("types").attr("SimpleNamespace")().release().ptr();
+  return scope;
+}
+
+// warpfold.`op` as a function whose __module__ is `module`'s name: `call` maps the op's
+// parameters onto dispatch, and `parameters` (nb::arg and nb::kw_only, in `call`'s order) name
+// them; help() shows the signature written from them, as "def op(x, dim=None, *, ...)". nb::name
+// goes before nb::sig: nanobind takes the name's text from the signature, but gives the function a
+// __name__ and __qualname__ only where nb::name is there too.
 template <typename Call, typename... Parameters>
-nb::object entry_function(const std::string& op, nb::handle scope, const char* doc, Call call,
+nb::object entry_function(const std::string& op, nb::handle module, const char* doc, Call call,
                           const Parameters&... parameters) {
   std::string list;
   ((list += (list.empty() ? "" : ", ") + parameter_text(parameters)), ...);
   const std::string signature = "def " + op + "(" + list + ")";
-  return nb::cpp_function(std::move(call), nb::scope(scope), nb::name(op.c_str()), nb::sig(signature.c_str()),
-                          parameters..., doc);
+  const nb::handle scope = entry_scope();
+  nb::setattr(scope, "__module__", module.attr("__name__"));
+  nb::object function = nb::cpp_function(std::move(call), nb::scope(scope), nb::name(op.c_str()),
+                                         nb::sig(signature.c_str()), parameters..., doc);
+  nb::delattr(scope, op.c_str());
+  return function;
 }
 
 // warpfold.sum and its kin as functions of the extension: dispatch with the op bound and the
 // call's own keywords parsed in C++, so that a call makes no Python frame before the launch. _api
-// gives each its docstring and the module that names it (its __module__, held for good as modules
-// are); the parameters follow from the op: x and dim by position or keyword, the rest keyword-only.
-nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
+// gives each its docstring and the module that names it: the function keeps the module's name as
+// its __module__, not the module (entry_scope), and binding it in the module is _api's. The
+// parameters follow from the op: x and dim by position or keyword, the rest keyword-only.
+nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ module) {
   const std::string op = op_name.c_str();
   nb::object name = owned(PyUnicode_InternFromString(op.c_str()));
-  // nanobind would add the function to what `scope` already holds of that name, or abort.
-  if (nb::hasattr(scope, name)) throw nb::value_error(("warpfold: the module already has " + op).c_str());
   const auto x = nb::arg("x").none();
   const auto dim = nb::arg("dim").none() = nb::none();
   const auto keepdim = nb::arg("keepdim").none() = false;
@@ -333,7 +349,7 @@ nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
   const nb::handle none = nb::none(), no = Py_False;
   if (op == "sum" || op == "prod") {
     return entry_function(
-        op, scope, doc.c_str(),
+        op, module, doc.c_str(),
         [name](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle dtype, nb::handle out, nb::handle stream) {
           return dispatch(name, x, dim, keepdim, dtype, out, stream);
         },
@@ -341,7 +357,7 @@ nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
   }
   if (op == "min" || op == "max") {
     return entry_function(
-        op, scope, doc.c_str(),
+        op, module, doc.c_str(),
         [name, none](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle out, nb::handle stream) {
           return dispatch(name, x, dim, keepdim, none, out, stream);
         },
@@ -349,7 +365,7 @@ nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
   }
   if (op == "argmin" || op == "argmax") {
     return entry_function(
-        op, scope, doc.c_str(),
+        op, module, doc.c_str(),
         [name, none](nb::handle x, nb::handle dim, nb::handle keepdim, nb::handle stream) {
           return dispatch(name, x, dim, keepdim, none, none, stream);
         },
@@ -357,7 +373,7 @@ nb::object entry_point(nb::str op_name, nb::str doc, nb::module_ scope) {
   }
   if (op == "reproducible_sum") {
     return entry_function(
-        op, scope, doc.c_str(),
+        op, module, doc.c_str(),
         [name, none, no](nb::handle x, nb::handle dtype, nb::handle out, nb::handle stream) {
           return dispatch(name, x, none, no, dtype, out, stream);
         },
@@ -398,9 +414,9 @@ void bind_fast_calls(nb::module_& m, launch_functions own) {
         "warpfold._api's _reduce(op, x, dim, keepdim, dtype, out, stream): a reduce of a PyTorch tensor served "
         "by its fast path's served_full or served_along state where it can be, else the fast path of x's type, "
         "else full_reduce or reduce_along.");
-  m.def("entry_point", &entry_point, nb::arg("op"), nb::arg("doc"), nb::arg("scope"),
+  m.def("entry_point", &entry_point, nb::arg("op"), nb::arg("doc"), nb::arg("module"),
         "warpfold.`op` (sum, prod, min, max, argmin, argmax or reproducible_sum) as dispatch with `op` bound, "
-        "with `doc` and the module `scope`.");
+        "with `doc`, named as a function of `module`.");
 }
 
 }  // namespace warpfold::python

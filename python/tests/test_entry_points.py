@@ -1,0 +1,70 @@
+"""warpfold.sum and its kin as functions of the extension (python/src/fast_calls.cpp, entry_point):
+what they hold and what holds them. The tests that take the package out of sys.modules run in an
+interpreter of their own."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import warpfold
+from warpfold import _warpfold as ext
+
+
+def run_python(script: str) -> subprocess.CompletedProcess:
+    """`script` run by a fresh interpreter that imports this warpfold, under CPython's debug
+    allocator, which overwrites freed memory so that reading a freed object fails."""
+    package_dir = str(pathlib.Path(warpfold.__file__).parent.parent)
+    path = os.pathsep.join(p for p in (package_dir, os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, PYTHONMALLOC="debug", PYTHONPATH=path)
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_an_entry_point_outlives_the_package_module():
+    """nanobind reads a function's scope each time its __qualname__ is asked for, and holds no
+    reference to it: the scope is not the package, so warpfold.sum still names itself once the
+    package module is gone, and nothing is reported leaked at exit."""
+    done = run_python("""
+import gc, sys, weakref
+import warpfold
+f = warpfold.sum
+package = weakref.ref(warpfold)
+del sys.modules["warpfold"], warpfold
+gc.collect()
+assert package() is None
+print(f.__qualname__, f.__name__, f.__module__)
+""")
+    assert done.stdout == "sum sum warpfold\n"
+    assert "leaked" not in done.stderr
+
+
+def test_entry_points_live_as_long_as_what_holds_them():
+    """Only the modules and callers that hold warpfold.sum and its kin keep them: with every
+    warpfold module out of sys.modules and collected, none is left, so none outlives the
+    interpreter's teardown (which clears the modules still in sys.modules only)."""
+    done = run_python("""
+import gc, sys
+import warpfold
+kind = type(warpfold.sum)
+def entry_points():
+    return sorted(f.__name__ for f in gc.get_objects() if type(f) is kind and f.__module__ == "warpfold")
+print(entry_points())
+for name in [n for n in sys.modules if n == "warpfold" or n.startswith("warpfold.")]:
+    del sys.modules[name]
+del warpfold
+gc.collect()
+print(entry_points())
+""")
+    assert done.stdout.splitlines() == ["['argmax', 'argmin', 'max', 'min', 'prod', 'reproducible_sum', 'sum']", "[]"]
+
+
+def test_making_an_entry_point_leaves_the_module_as_it_was():
+    """entry_point names the function after the module and sets nothing on it: binding the name is
+    the caller's."""
+    made = ext.entry_point("sum", "A sum.", warpfold)
+    assert made is not warpfold.sum and type(made) is type(warpfold.sum)
+    assert (made.__name__, made.__qualname__, made.__module__) == ("sum", "sum", "warpfold")
+    assert made.__doc__ == warpfold.sum.__doc__.split("\n")[0] + "\n\nA sum."
+    assert ext.entry_point("argmax", "", ext).__module__ == "warpfold._warpfold"
