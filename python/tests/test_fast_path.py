@@ -209,8 +209,7 @@ def test_torch_results_are_made_alike_from_the_first_call(monkeypatch, capturing
     """With no template kept yet, the first call of each kind makes the same allocations by either
     path: the template, then the result like it; or, where the first call meets a graph capture
     (whose pool owns the template, so it is not kept), the template as the 0-d result and, for
-    any other shape, the result by torch.empty. Results whose dims are all 0 or 1 come from
-    torch.empty, as the template expanded to them is dense and empty_like would keep its strides."""
+    any other shape, the result by torch.empty."""
     setup = Setup("torch", monkeypatch)
     x, row = setup.array((50, 20), "float32"), setup.array((1, 64), "float32")
     setup.machine.mark()
@@ -234,19 +233,24 @@ def test_torch_results_are_made_alike_from_the_first_call(monkeypatch, capturing
     setup.capturing = False
 
 
-def test_torch_results_along_dims_skip_the_template_where_it_is_dense(monkeypatch):
+def test_torch_results_along_dims_of_one_element_are_made_like_a_view_of_the_template(monkeypatch):
     """A result along dims whose dims are all 1 is made like a view of the template, with
     torch.empty's strides of 1 (the expanded template's are 0); a 0-d one is made like the
-    template itself; each kept with the call. One with a dim of 0 has no template."""
+    template itself; each kept with the call. One with a dim of 0 has no template. The general
+    path's results are made from the same views (Torch.template_view)."""
     setup = Setup("torch", monkeypatch)
     assert _frameworks.Torch.expands_to((1, 2)) and _frameworks.Torch.expands_to((3,))
     assert not any(_frameworks.Torch.expands_to(s) for s in [(), (1,), (1, 1), (0,), (0, 1)])
     x = setup.array((1, 1, 64), "float32")
     setup.machine.mark()
-    setup.fast(True)
-    for _ in range(2):
+    for fast in (False, True, True):
+        setup.fast(fast)
         r = warpfold.sum(x, dim=2)
         assert r.shape == (1, 1) and r.stride() == (1, 1)
+    template = setup.fw.templates[(0, setup.module.float32)]
+    view = _frameworks.Torch.template_view
+    assert view(template, ()) is template and view(template, (1, 1)).stride() == (1, 1)
+    assert view(template, (2, 1)).stride() == (0, 0) and view(template, (0, 1)) is None
     flat = setup.array((64,), "float32")
     warpfold.sum(flat, dim=0)
     kept = [call for key, call in setup.calls.along_calls.items() if key[2] == (64,)]

@@ -158,15 +158,10 @@ class TorchCalls(FastCalls):
 
     def like_of(self, shape: tuple, result, device: int):
         """What a result of `shape` and dtype `result` is made like, once the device's template is
-        kept: the template, or the template expanded to `shape` where Torch.made_like makes such
-        results like it. A shape of ones (one element) takes a view of the template instead, whose
-        strides are torch.empty's where the expanded view's would be 0. None otherwise."""
+        kept: the view of it that Torch.made_like makes such results from (Torch.template_view),
+        or None where there is none."""
         template = self.templates.get((device, result))
-        if template is None or not shape:
-            return template
-        if self.fw.expands_to(shape):
-            return template.expand(shape)
-        return template.view(shape) if all(size == 1 for size in shape) else None
+        return None if template is None else self.fw.template_view(template, shape)
 
     def with_result_like(self, call: AlongCall, device: int) -> AlongCall:
         """`call` with its results made like_of their shape, where they can be."""

@@ -87,20 +87,33 @@ class Torch:
 
     def made_like(self, shape: tuple, dtype, device: int):
         """An uninitialised C-contiguous tensor of `shape` and `dtype` (a torch dtype) on `device`,
-        from the current stream's pool: torch.empty_like of the device's template (expanded to the
-        shape where expands_to says so), which reads one argument where torch.empty reads three.
-        Where the template cannot be kept, the tensor made for it is a 0-d result; a result of any
-        other shape is made by torch.empty, as one that expands_to refuses."""
+        from the current stream's pool: torch.empty_like of the device's template as template_view
+        shapes it, which reads one argument where torch.empty reads three. Where the template
+        cannot be kept, the tensor made for it is a 0-d result; a result of any other shape, and
+        one that template_view refuses, is made by torch.empty."""
         like = self.templates.get((device, dtype))
         if like is None:
             like, kept = self.template(dtype, device)
             if not kept:
                 return like if shape == () else self.torch.empty(shape, dtype=dtype, device=self.device(device))
-        if shape == ():
-            return self.torch.empty_like(like)
-        if not self.expands_to(shape):
+        view = self.template_view(like, shape)
+        if view is None:
             return self.torch.empty(shape, dtype=dtype, device=self.device(device))
-        return self.torch.empty_like(like.expand(shape))
+        return self.torch.empty_like(view)
+
+    @classmethod
+    def template_view(cls, template, shape: tuple):
+        """What torch.empty_like makes a result of `shape` from, given the device's 0-d `template`,
+        so that the result is laid out as torch.empty lays it out: the template itself for a 0-d
+        result; the template expanded to `shape` where expands_to says so; a view of it where every
+        dim is 1 (one element), whose strides are torch.empty's where the expanded view's would be
+        0. None where a dim is 0 and none is 2 or more: empty_like would keep the expanded view's
+        strides of 0, and a view of the template keeps its one element."""
+        if not shape:
+            return template
+        if cls.expands_to(shape):
+            return template.expand(shape)
+        return template.view(shape) if all(size == 1 for size in shape) else None
 
     @staticmethod
     def expands_to(shape: tuple) -> bool:
