@@ -259,3 +259,10 @@ def test_a_float32_sum_of_float16_agrees_once_rounded_as_warpfolds():
     assert bench.agrees(np.float16(1000.0), np.float32(1000.3), "float16")
     assert not bench.agrees(np.float16(1000.0), np.float32(1100.0), "float16")
     assert not bench.agrees(np.float32(np.inf), np.float32(262144.0), "float32")
+
+
+def test_a_finite_sum_never_agrees_with_an_infinite_one():
+    np = pytest.importorskip("numpy")
+    assert not bench.agrees(np.float32(1.0), np.float32(np.inf), "float32")  # inf is within any share of inf
+    assert not bench.agrees(np.float32(np.inf), np.float32(1.0), "float32")
+    assert not bench.agrees(np.float16(65504.0), np.float16(-np.inf), "float16")
