@@ -1,6 +1,8 @@
 """The benchmark's statistics, naming and summary, on made-up timings (no GPU needed)."""
 
 import statistics
+import sys
+import types
 
 import pytest
 
@@ -253,12 +255,29 @@ def test_versions_come_from_the_module_or_its_distribution():
     assert bench.distribution_version(None) == "?"
 
 
+def test_a_module_without_a_version_is_named_by_its_distribution(monkeypatch):
+    """cuda.compute has no __version__: versions() asks importlib.metadata for its distribution's
+    (DISTRIBUTIONS). Here a stand-in module, with pytest's distribution for cuda-cccl."""
+    cuda, compute = types.ModuleType("cuda"), types.ModuleType("cuda.compute")
+    cuda.compute = compute
+    monkeypatch.setitem(sys.modules, "cuda", cuda)
+    monkeypatch.setitem(sys.modules, "cuda.compute", compute)
+    monkeypatch.setitem(bench.DISTRIBUTIONS, "cuda.compute", "pytest")
+    assert bench.versions()["cuda.compute"] == pytest.__version__
+    compute.__version__ = "0.0.1"  # a module's own version comes first
+    assert bench.versions()["cuda.compute"] == "0.0.1"
+
+
 def test_a_float32_sum_of_float16_agrees_once_rounded_as_warpfolds():
+    """cuda.compute's float32 result of a float16 sum is compared as warpfold returns it, rounded
+    to float16: 65520 is the least float32 that rounds to inf, 65504 float16's largest finite
+    value. Unrounded, each case of 65520 or more would go the other way, whatever the tolerance."""
     np = pytest.importorskip("numpy")
-    assert bench.agrees(np.float16(np.inf), np.float32(262144.0), "float16")  # both overflow float16
-    assert bench.agrees(np.float16(1000.0), np.float32(1000.3), "float16")
-    assert not bench.agrees(np.float16(1000.0), np.float32(1100.0), "float16")
-    assert not bench.agrees(np.float32(np.inf), np.float32(262144.0), "float32")
+    assert bench.agrees(np.float16(np.inf), np.float32(65520.0), "float16")
+    assert bench.agrees(np.float16(np.inf), np.float32(262144.0), "float16")
+    assert not bench.agrees(np.float16(65504.0), np.float32(65520.0), "float16")  # 0.02% apart
+    assert bench.agrees(np.float16(65504.0), np.float32(65519.0), "float16")
+    assert not bench.agrees(np.float32(np.inf), np.float32(262144.0), "float32")  # float32 is not rounded
 
 
 def test_a_finite_sum_never_agrees_with_an_infinite_one():
