@@ -2,10 +2,14 @@
 what they hold and what holds them. The tests that take the package out of sys.modules run in an
 interpreter of their own."""
 
+import copy
 import os
 import pathlib
+import pickle
 import subprocess
 import sys
+
+import pytest
 
 import warpfold
 from warpfold import _warpfold as ext
@@ -68,3 +72,32 @@ def test_making_an_entry_point_leaves_the_module_as_it_was():
     assert (made.__name__, made.__qualname__, made.__module__) == ("sum", "sum", "warpfold")
     assert made.__doc__ == warpfold.sum.__doc__.split("\n")[0] + "\n\nA sum."
     assert ext.entry_point("argmax", "", ext).__module__ == "warpfold._warpfold"
+
+
+@pytest.mark.parametrize("copy_of", [pickle.dumps, copy.copy, copy.deepcopy])
+def test_entry_points_cannot_be_pickled_or_copied(copy_of):
+    """As every nanobind function: warpfold registers no reducer for nanobind's function type,
+    which every nanobind extension in the process shares (docs/python.md)."""
+    with pytest.raises(TypeError, match="pickle"):
+        copy_of(warpfold.sum)
+
+
+def test_reloading_api_makes_new_entry_points():
+    """importlib.reload(warpfold._api) runs _api again: its functions are new ones, named and
+    documented as before, and the package keeps those it imported; both reduce alike."""
+    done = run_python("""
+import importlib
+import warpfold
+from warpfold import _api
+before = warpfold.sum
+importlib.reload(_api)
+assert _api.sum is not before and warpfold.sum is before
+for f in (before, _api.sum):
+    print(f.__qualname__, f.__module__, f.__doc__ == before.__doc__)
+    try:
+        f([1.0])
+    except TypeError as error:
+        print(error)
+""")
+    lines = done.stdout.splitlines()
+    assert lines[:2] == lines[2:] and lines[0] == "sum warpfold True" and lines[1].endswith("not list")
