@@ -24,7 +24,8 @@ struct launch_functions {
                         uintptr_t temp, size_t bytes, uintptr_t stream);
 };
 
-// Adds set_routes and dispatch to the module, once `run` and `axis_run_kept` are defined in it.
+// Adds set_routes, dispatch and entry_point to the module, once `run` and `axis_run_kept` are
+// defined in it.
 void bind_fast_calls(nanobind::module_& m, launch_functions own);
 
 }  // namespace warpfold::python
