@@ -23,7 +23,8 @@
 // * Bounds: the offsets are not checked against the input, which this signature cannot see; an
 //   offset past the input reads past it, as with CUB. The overload that takes the input's length
 //   (num_items, after d_in) clamps every offset to [0, num_items] first, so that no offset can read
-//   outside the input.
+//   outside the input. Knowing the length, a call of few segments over a small input also
+//   launches fewer blocks, which makes it the faster call there.
 // * Segments of one size, back to back, need no offsets: the overload with segment_size.
 // * segmented_argmin / segmented_argmax: the extreme element of each segment and its index within
 //   the segment (the first among equals; NaN counts as most extreme, as for argmin); an empty

@@ -218,6 +218,40 @@ TEST(SegmentedPlan, TileSizeEvensOutSeveralRounds) {
   }
 }
 
+// A call of few segments that knows its total: a warp for each segment, and one round of units
+// for any block-class segments the total can hold (each longer than three quarters of a tile),
+// on no more blocks than the device holds.
+TEST(SegmentedPlan, FewSegmentsGridHoldsEveryWarpAndOneRoundOfUnits) {
+  EXPECT_EQ(few_segments_grid(1000, 16, 528), 125u);  // 1000 segments of 64 floats: their warps
+  EXPECT_EQ(few_segments_grid(100, 50, 528), 100u);   // two blocks per tile of the input
+  EXPECT_EQ(few_segments_grid(1000, 733, 528), 528u);
+  EXPECT_EQ(few_segments_grid(1024, ~uint64_t(0) / 4, 528), 528u);
+  EXPECT_EQ(few_segments_grid(1, 0, 528), 1u);  // only empty segments
+  EXPECT_EQ(few_segments_grid(1024, 0, 40), 40u);
+  std::mt19937_64 gen(7);
+  const uint64_t warp_max_vectors = warp_max_items(sizeof(float)) / 4;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const unsigned blocks = 1 + unsigned(gen() % 700);
+    const uint64_t total = gen() % (uint64_t(1) << (10 + gen() % 14));  // in vectors of 4 floats
+    const uint64_t total_tiles = ceil_div(total, kTileItems);
+    const uint64_t segments = 1 + gen() % kMaxTileSegments;
+    const unsigned grid = few_segments_grid(segments, total_tiles, blocks);
+    ASSERT_GE(grid, 1u);
+    ASSERT_LE(grid, blocks);
+    if (grid == blocks) continue;
+    ASSERT_GE(uint64_t(grid) * kSegmentWarps, segments);
+    // Block-class segments laid end to end within the total, and the units they cost.
+    uint64_t left = total, units = 0;
+    for (uint64_t k = 0; k < segments && left > warp_max_vectors; ++k) {
+      const uint64_t len = warp_max_vectors + 1 + gen() % (gen() % 2 ? left - warp_max_vectors : 4 * kTileItems);
+      const uint64_t taken = len < left ? len : left;
+      units += pieces_for(taken, kTileItems, blocks, work_tiles_of(total_tiles, segments, ceil_div(taken, kTileItems)));
+      left -= taken;
+    }
+    ASSERT_LE(units, grid) << segments << " segments, " << total << " vectors, on " << blocks;
+  }
+}
+
 TEST(SegmentedPlan, TilesThroughBlockCountTheTilesOfTheBlocksBefore) {
   for (uint64_t grid : {1u, 3u, 132u, 660u}) {
     for (uint64_t tiles : {1ull, 2ull, 131ull, 660ull, 661ull, 5000ull}) {

@@ -437,6 +437,51 @@ TEST(SegmentedReduce, FewSegmentsGiveTheSameBitsAsTiles) {
   check_same_bits_listed_twice<int32_t>(s, seed, 1, true);
 }
 
+// Sums every segment of `s` with the CUB-style call (every resident block) and with the one that
+// takes the input's length, whose call of few segments over a small input runs on a grid of its
+// warps and tiles (few_segments_grid): each sum is within the error bound of its additions and
+// the bits are the same either way.
+void check_same_bits_with_length(const segment_set& s, uint64_t seed) {
+  const std::vector<float> data = order_sensitive_values<float>(s.n, seed + 2);
+  offset_buffer<float> in(data, 1);
+  const device_offsets<int64_t> off(s);
+  segmented_runner runner;
+  std::vector<std::vector<float>> got;
+  for (bool with_length : {false, true}) {
+    got.push_back(runner.run<float>(s.size(), [&](void* t, size_t& b, float* o) {
+      return with_length ? segmented_reduce(t, b, in.get(), s.n, o, s.size(), off.begin, off.end, plus{}, 0.0f)
+                         : segmented_reduce(t, b, in.get(), o, s.size(), off.begin, off.end, plus{}, 0.0f);
+    }));
+  }
+  for (size_t k = 0; k < s.size(); ++k) {
+    const segment_range g = range_of(s, k, false);
+    ASSERT_TRUE(within_sum_bound(g.len, [&](uint64_t j) { return data[g.begin + j]; }, got[0][k]))
+        << "segment " << k << " of length " << g.len << ", seed " << seed;
+    ASSERT_TRUE(bitwise_equal(got[0][k], got[1][k])) << "segment " << k << " differs with the length, seed " << seed;
+  }
+}
+
+// A small call that gives the input's length: short, warp-class and a few block-class segments
+// (their pieces take the smaller grid's blocks), and the same input covered by 300 segments
+// each (their pieces overflow the pool, so the tiled path runs on that grid).
+TEST(SegmentedReduce, SmallCallsGiveTheSameBitsWithTheLength) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t seed = new_seed();
+  std::mt19937_64 gen(seed);
+  const uint64_t warp_max = detail::warp_max_items(sizeof(float));
+  std::vector<uint64_t> lengths(1000 - gen() % 100);
+  for (uint64_t& len : lengths) len = gen() % 10 == 0 ? 129 + gen() % (warp_max - 128) : gen() % 129;
+  for (int k = 0; k < 4; ++k) lengths[gen() % lengths.size()] = warp_max + 1 + gen() % (6 * warp_max);
+  check_same_bits_with_length(lay_out(lengths, seed + 1, false), seed);
+  segment_set whole;
+  whole.n = 40000 + gen() % 1000;
+  for (int k = 0; k < 300; ++k) {
+    whole.begin.push_back(int64_t(gen() % 7));
+    whole.end.push_back(int64_t(whole.n - gen() % 7));
+  }
+  check_same_bits_with_length(whole, seed + 3);
+}
+
 __global__ void slot_codes_kernel(const uint64_t* lengths, size_t count, unsigned elem_bytes, uint8_t* codes) {
   const size_t k = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (k < count) codes[k] = detail::slot_code(lengths[k], elem_bytes);

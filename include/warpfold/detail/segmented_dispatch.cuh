@@ -94,7 +94,11 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   bool run = false;
   if (cudaError_t rc = answer_size(d_temp, temp_bytes, layout.words, run); rc != cudaSuccess || !run) return rc;
   if (segments == 0) return cudaSuccess;
+  const uint64_t total_tiles = knows_total ? ceil_div(total_items, tile_items) : ~uint64_t(0);
   unsigned grid = capacity.blocks;
+  if (!Source::kRowsAlike && knows_total && segments <= kMaxTileSegments) {
+    grid = few_segments_grid(segments, total_tiles, grid);
+  }
   const unsigned k = tile_segments(segments, grid);
   const uint64_t tiles = ceil_div(segments, k);
   if (tiles >= (uint64_t(1) << 32)) return cudaErrorInvalidValue;  // 2^42 segments: no device holds them
@@ -102,7 +106,6 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   if (cudaError_t rc = begin_segmented_call(stream, d_temp, kClassifiedWord, layout.words, key); rc != cudaSuccess) {
     return rc;
   }
-  const uint64_t total_tiles = knows_total ? ceil_div(total_items, tile_items) : ~uint64_t(0);
   params_t p{source, segments, tiles, k,   capacity.blocks, total_tiles,         layout,
              static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
   if constexpr (Source::kRowsAlike) {

@@ -256,6 +256,17 @@ WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigne
   return unsigned(ceil_div(ceil_div(segments, blocks * rounds), kTileSegmentsStep) * kTileSegmentsStep);
 }
 
+// The grid of a call of at most kMaxTileSegments segments that knows its input's total_tiles:
+// a warp for each segment, and two blocks for each tile of the input, so that the pieces of its
+// block-class segments (each longer than half a tile) still take one round, but no more blocks
+// than the device holds. Blocks past these would only read every offset to find nothing to do.
+WARPFOLD_HOST_DEVICE constexpr unsigned few_segments_grid(uint64_t segments, uint64_t total_tiles, unsigned blocks) {
+  const uint64_t warp_blocks = ceil_div(segments, kSegmentWarps);
+  const uint64_t tile_blocks = total_tiles < blocks ? 2 * total_tiles : blocks;
+  const uint64_t grid = warp_blocks > tile_blocks ? warp_blocks : tile_blocks;
+  return grid < blocks ? unsigned(grid < 1 ? 1 : grid) : blocks;
+}
+
 // The tiles that blocks 0 … b take between them (tile t goes to block t mod grid): what a block
 // that has finished its own waits to see classified before it helps with long segments. Only
 // blocks up to b: a block never waits for a block after it, which may not have started.
