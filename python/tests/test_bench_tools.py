@@ -285,3 +285,14 @@ def test_a_finite_sum_never_agrees_with_an_infinite_one():
     assert not bench.agrees(np.float32(1.0), np.float32(np.inf), "float32")  # inf is within any share of inf
     assert not bench.agrees(np.float32(np.inf), np.float32(1.0), "float32")
     assert not bench.agrees(np.float16(65504.0), np.float16(-np.inf), "float16")
+
+
+def test_nan_agrees_with_nan_only():
+    """A NaN in the input makes every library's sum NaN: that is agreement, and a NaN against a
+    number is not."""
+    np = pytest.importorskip("numpy")
+    assert bench.agrees(np.float32(np.nan), np.float32(np.nan), "float32")
+    assert bench.agrees(np.float16(np.nan), np.float32(np.nan), "float16")
+    assert not bench.agrees(np.float32(np.nan), np.float32(1.0), "float32")
+    assert not bench.agrees(np.float64(2.0), np.float64(np.nan), "float64")
+    assert not bench.agrees(np.float32(np.nan), np.float32(np.inf), "float32")

@@ -333,6 +333,8 @@ def agrees(ours, theirs, dtype: str) -> bool:
             b = float(np.float16(b))
     if a == b:  # infinities included (a float16 sum of 2^20 elements overflows)
         return True
+    if math.isnan(a) or math.isnan(b):  # NaN agrees with NaN only
+        return math.isnan(a) and math.isnan(b)
     if math.isinf(a) or math.isinf(b):  # one overflowed and the other did not: no tolerance covers it
         return False
     tolerance = {"float16": 2e-2, "bfloat16": 5e-2, "float32": 1e-3, "float64": 1e-9}.get(dtype, 0.0)
