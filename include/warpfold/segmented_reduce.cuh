@@ -30,8 +30,10 @@
 //   the segment (the first among equals; NaN counts as most extreme, as for argmin); an empty
 //   segment gives {T{}, 0}.
 // * Reproducible: a segment's fold order depends on its length, its alignment and the device (its
-//   grid) only, never on other segments or on which block took which part of it, so results are
-//   bitwise the same run to run (docs/segmented.md describes the regimes).
+//   grid); a segment long enough to be cut into pieces (six tiles of 16 KiB or more) is cut by the
+//   call's size too (the input's length where the call gives it, else the number of segments).
+//   Never on the other segments' values or lengths, nor on which block took which part of it, so
+//   the same call gives the same bits run to run (docs/segmented.md describes the regimes).
 // * Temp storage: its size depends on the types, the operator, the device, and for the overloads
 //   that know the input's length (num_items, segment_size), on that length; never on the offsets'
 //   values. It needs no initialisation; two calls running at once need two. Long segments are
