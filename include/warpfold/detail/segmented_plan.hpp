@@ -258,8 +258,9 @@ WARPFOLD_HOST_DEVICE constexpr unsigned tile_segments(uint64_t segments, unsigne
 
 // The grid of a call of at most kMaxTileSegments segments that knows its input's total_tiles:
 // a warp for each segment, and two blocks for each tile of the input, so that the pieces of its
-// block-class segments (each longer than three quarters of a tile) still take one round, but no more blocks
-// than the device holds. Blocks past these would only read every offset to find nothing to do.
+// block-class segments (each longer than three quarters of a tile) still take one round, but no
+// more blocks than the device holds. Blocks past these would only read every offset to find
+// nothing to do.
 WARPFOLD_HOST_DEVICE constexpr unsigned few_segments_grid(uint64_t segments, uint64_t total_tiles, unsigned blocks) {
   const uint64_t warp_blocks = ceil_div(segments, kSegmentWarps);
   const uint64_t tile_blocks = total_tiles < blocks ? 2 * total_tiles : blocks;
