@@ -92,9 +92,15 @@ struct segments_block {
   static constexpr uint32_t kNoEntry = ~0u;
   // In own[]: the segment is one piece, so that reducing it needs no piece count.
   static constexpr unsigned kOnePiece = 1u << 31;
+  // In own[]: a one-piece segment of one full tile and less than another, which the stage takes
+  // (kStages): where a second full tile follows, the barrier after the stage's read holds every
+  // warp's loads of it back, which costs more than the stage saves. Known from the segment's filing,
+  // so that thread 0 tells the others apart with one read, ahead of its own loads.
+  static constexpr unsigned kStageable = 1u << 30;
+  __device__ static constexpr unsigned own_slot(unsigned own) { return own & ~(kOnePiece | kStageable); }
   // Where items are 16-byte vectors of a range and bulk copies exist: the first kStagedItems items
-  // per thread of the next own segment's first tile are copied into the stage meanwhile (the rest
-  // of that tile loads as usual: a larger stage would grow shared memory for every call).
+  // per thread of the next kStageable own segment's first tile are copied into the stage meanwhile
+  // (the rest of that tile loads as usual: a larger stage would grow shared memory for every call).
   using items_type = typename View::items_t;
   static constexpr bool kStages = bulk::kCompiled && std::is_same_v<items_type, range_items<T>> &&
                                   items_type::kElements > 1;
@@ -106,7 +112,7 @@ struct segments_block {
     block::reduce_storage<Acc, kSegmentThreads> storage;
     int64_t base[kMaxTileSegments];  // the tile's slots
     uint64_t len[kMaxTileSegments];
-    unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order (| kOnePiece)
+    unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order (| kOnePiece, kStageable)
     uint8_t code[kMaxTileSegments];  // the slots' codes for the lists (slot_code; 0: in none)
     union {
       // Each warp's slots per lane class with a list (none for those the threads fold alone).
@@ -259,11 +265,13 @@ struct segments_block {
       if ((whole >> k & 1u) == 0) continue;
       const unsigned j = threadIdx.x + k * kSegmentThreads;
       const segment_slot slot{sh.base[j], sh.len[j]};
-      const uint64_t pieces = pieces_of(p.source.view_of(slot).items());
+      const auto items = p.source.view_of(slot).items();
+      const uint64_t pieces = pieces_of(items);
       if (pieces >= 2 && publish(first + j, slot, pieces)) {
         any_published = true;
       } else {
-        sh.own[atomicAdd(&sh.own_count, 1u)] = j | (pieces == 1 ? kOnePiece : 0u);
+        const bool stageable = kStages && pieces == 1 && items.vectors >= kTileItems && items.vectors < 2 * kTileItems;
+        sh.own[atomicAdd(&sh.own_count, 1u)] = j | (pieces == 1 ? kOnePiece : 0u) | (stageable ? kStageable : 0u);
       }
     }
     any_published = __syncthreads_or(any_published);
@@ -574,15 +582,14 @@ struct segments_block {
     if (threadIdx.x == 0) write(s, total, true);
   }
 
-  // Thread 0, where own segment k (of `owned`) is one piece with a full first tile: the copy of
-  // its first staged items into the stage, once every thread is done with what the stage's space
-  // held (the lists or the previous stage), and its record.
+  // Thread 0, where own segment k (of `owned`) is kStageable: the copy of its first staged items
+  // into the stage, once every thread is done with what the stage's space held (the lists or the
+  // previous stage), and its record.
   __device__ __forceinline__ void stage_if_full(unsigned k, unsigned owned) {
     if constexpr (kStages) {
-      if (k >= owned || (sh.own[k] & kOnePiece) == 0) return;
-      const unsigned j = sh.own[k] & ~kOnePiece;
+      if (k >= owned || (sh.own[k] & kStageable) == 0) return;
+      const unsigned j = own_slot(sh.own[k]);
       const auto items = p.source.view_of({sh.base[j], sh.len[j]}).items();
-      if (items.vectors < kTileItems) return;
       bulk::fence_before_copies();  // the threads' accesses to that space come before the copy's
       bulk::copy_async(sh.stage, items.body(), kStageBytes, &sh.stage_full);
       sh.staged[k % 2].own = k;
@@ -635,7 +642,7 @@ struct segments_block {
     // Later records are written during the segment before theirs, ahead of its block reduction's
     // barriers.
     for (unsigned k = 0; k < owned; ++k) {
-      const unsigned j = sh.own[k] & ~kOnePiece;
+      const unsigned j = own_slot(sh.own[k]);
       if (kStages && sh.staged[k % 2].own == k) {
         reduce_staged(first + j, k, owned);
       } else {
