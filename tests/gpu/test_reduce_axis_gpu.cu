@@ -302,8 +302,8 @@ TEST(FixedSizeSegments, SumsAndArgmaxOfEverySize) {
 // rows (a warp each), whole block-class rows and rows cut into pieces, on both sides of the warp
 // class's last length (3072 floats), at every alignment. Past one tile's rows, the offsets take
 // tiles of several block-class rows, the first half of whose first tile comes through the stage on
-// compute capability 9.0 where that tile is full (4100 and 9000 floats), and not where it is not
-// (4095).
+// compute capability 9.0 where that tile is full and no second full tile follows (4100 floats),
+// and not where it is not full (4095) or a second one follows (9000).
 // Order-sensitive data would show any other order.
 TEST(FixedSizeSegments, AlikeRowsGiveTheBitsOfTheSameRowsThroughOffsets) {
   WARPFOLD_REQUIRE_GPU();

@@ -11,9 +11,9 @@
 //  3. reduces the lane- and warp-class segments, each warp those of its share of the tile;
 //  4. reduces the block-class segments itself, and any long one the pool had no room for (the same
 //     pieces, folded in the same order, so the bits do not depend on who took them). On compute
-//     capability 9.0 and up, where items are 16-byte vectors, the first half of a one-piece
-//     segment's first tile comes by a bulk copy issued while the block reduces the segment before
-//     it, so that the two segments' round trips overlap.
+//     capability 9.0 and up, where items are 16-byte vectors, the first half of the first tile of
+//     a one-piece segment of one full tile and less than another comes by a bulk copy issued while
+//     the block reduces the segment before it, so that the two segments' round trips overlap.
 // Then it helps: it waits until the tiles of the blocks before it are classified (never for a
 // block after it, which may not have started), takes pieces of published long segments until none
 // is left, and the block that delivers a segment's last piece folds its pieces' partials in piece
@@ -94,8 +94,8 @@ struct segments_block {
   static constexpr unsigned kOnePiece = 1u << 31;
   // In own[]: a one-piece segment of one full tile and less than another, which the stage takes
   // (kStages): where a second full tile follows, the barrier after the stage's read holds every
-  // warp's loads of it back, which costs more than the stage saves. Known from the segment's filing,
-  // so that thread 0 tells the others apart with one read, ahead of its own loads.
+  // warp's loads of it back, which costs more than the stage saves (design.md, SG66). Marked at
+  // the segment's filing, so that thread 0 finds it with one read, ahead of its own loads.
   static constexpr unsigned kStageable = 1u << 30;
   __device__ static constexpr unsigned own_slot(unsigned own) { return own & ~(kOnePiece | kStageable); }
   // Where items are 16-byte vectors of a range and bulk copies exist: the first kStagedItems items
@@ -585,7 +585,7 @@ struct segments_block {
   // Thread 0, where own segment k (of `owned`) is kStageable: the copy of its first staged items
   // into the stage, once every thread is done with what the stage's space held (the lists or the
   // previous stage), and its record.
-  __device__ __forceinline__ void stage_if_full(unsigned k, unsigned owned) {
+  __device__ __forceinline__ void stage_if_marked(unsigned k, unsigned owned) {
     if constexpr (kStages) {
       if (k >= owned || (sh.own[k] & kStageable) == 0) return;
       const unsigned j = own_slot(sh.own[k]);
@@ -599,7 +599,8 @@ struct segments_block {
   }
   // Step 4 for own segment k (s), one piece whose first tile starts in the stage: that tile, then
   // the rest as fold_piece reads them, so the bits are reduce_whole's. Its items come from thread
-  // 0's record. Once every thread has read the stage, thread 0 stages own segment k + 1's items.
+  // 0's record. Once every thread has read the stage, thread 0 stages own segment k + 1's items
+  // where it is kStageable.
   __device__ void reduce_staged(uint64_t s, unsigned k, unsigned owned) {
     if constexpr (kStages) {
       using item = typename items_type::item;
@@ -612,7 +613,7 @@ struct segments_block {
       first_tile_from_stage<kStagedItems>(items, reinterpret_cast<const item*>(sh.stage), &sh.stage_full,
                                           stage_waits++ % 2, v);
       __syncthreads();  // every thread has read the stage
-      if (threadIdx.x == 0) stage_if_full(next, owned);
+      if (threadIdx.x == 0) stage_if_marked(next, owned);
 #pragma unroll
       for (unsigned k = 0; k < kInFlight; ++k) f.add_item(items, v[k], threadIdx.x + k * kSegmentThreads);
       fold_tiles_from(seg, items, 1, 1, true, f);
@@ -636,7 +637,7 @@ struct segments_block {
     }
     if (kStages && threadIdx.x == 0) {
       sh.staged[0].own = sh.staged[1].own = kNoStage;
-      stage_if_full(0, owned);
+      stage_if_marked(0, owned);
     }
     if (kStages && owned > 0) __syncthreads();  // the records are every thread's: own segments read them
     // Later records are written during the segment before theirs, ahead of its block reduction's
@@ -646,7 +647,7 @@ struct segments_block {
       if (kStages && sh.staged[k % 2].own == k) {
         reduce_staged(first + j, k, owned);
       } else {
-        if (threadIdx.x == 0) stage_if_full(k + 1, owned);
+        if (threadIdx.x == 0) stage_if_marked(k + 1, owned);
         reduce_whole(first + j, {sh.base[j], sh.len[j]}, (sh.own[k] & kOnePiece) != 0);
       }
     }
