@@ -98,6 +98,7 @@ struct segments_block {
   // the segment's filing, so that thread 0 finds it with one read, ahead of its own loads.
   static constexpr unsigned kStageable = 1u << 30;
   __device__ static constexpr unsigned own_slot(unsigned own) { return own & ~(kOnePiece | kStageable); }
+  static_assert(kMaxTileSegments <= kStageable, "a tile's slot indices stay below own[]'s marks");
   // Where items are 16-byte vectors of a range and bulk copies exist: the first kStagedItems items
   // per thread of the next kStageable own segment's first tile are copied into the stage meanwhile
   // (the rest of that tile loads as usual: a larger stage would grow shared memory for every call).
