@@ -995,16 +995,26 @@ struct segments_block {
     if (lane == 0) write(s, total, true);
   }
 
+  // The last of segments [0, count) whose units start at or before u (sh.own: exclusive sums,
+  // sh.own[0] = 0): every warp alike, by one ballot over every 32nd segment and one over the 32
+  // from there, where a search by halves waits on one shared read after another.
+  __device__ __forceinline__ unsigned segment_of_unit(uint32_t u, unsigned count) const {
+    static_assert(kMaxTileSegments <= 32 * 32, "two ballots reach every segment");
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned coarse = lane * 32;
+    const unsigned below = __ballot_sync(warp::kFullMask, coarse < count && sh.own[coarse] <= u);
+    const unsigned base = unsigned(31 - __clz(int(below))) * 32;
+    const unsigned fine = base + lane;
+    const unsigned within = __ballot_sync(warp::kFullMask, fine < count && sh.own[fine] <= u);
+    return base + unsigned(31 - __clz(int(within)));
+  }
+
   // Unit u of `units`: a piece of segment lo, the last whose units start at or before u (sh.own:
   // exclusive sums). A split segment's partials lie from pool piece sh.split_before[lo], its
   // arrivals count in the word of entry sh.split_before[lo] / 2 (split segments' first pieces are
   // at least 2 apart, so no two share one, and the entries hold half the pool's pieces).
   __device__ void take_unit(uint32_t u, unsigned count, uint32_t units) {
-    unsigned lo = 0, hi = count;  // the last segment whose units start at or before u
-    while (hi - lo > 1) {
-      const unsigned mid = (lo + hi) / 2;
-      if (sh.own[mid] <= u) lo = mid; else hi = mid;
-    }
+    const unsigned lo = segment_of_unit(u, count);
     const uint32_t first = sh.own[lo];
     const uint32_t pieces = (lo + 1 < count ? sh.own[lo + 1] : units) - first;
     int valid = 0;
