@@ -996,17 +996,19 @@ struct segments_block {
   }
 
   // The last of segments [0, count) whose units start at or before u (sh.own: exclusive sums,
-  // sh.own[0] = 0): every warp alike, by one ballot over every 32nd segment and one over the 32
-  // from there, where a search by halves waits on one shared read after another.
+  // sh.own[0] = 0), found by two ballots where a search by halves waits on one shared read after
+  // another. Lane l first tests segment 33·l, so that the lanes read 32 banks, not one; the
+  // answer is the highest passing lane's segment or one of the 32 after it, which the second
+  // ballot tests. Every lane of the warp calls it with the same u and count.
   __device__ __forceinline__ unsigned segment_of_unit(uint32_t u, unsigned count) const {
-    static_assert(kMaxTileSegments <= 32 * 32, "two ballots reach every segment");
+    static_assert(kMaxTileSegments <= 32 * 33, "two ballots reach every segment");
     const unsigned lane = threadIdx.x % 32;
-    const unsigned coarse = lane * 32;
+    const unsigned coarse = lane * 33;
     const unsigned below = __ballot_sync(warp::kFullMask, coarse < count && sh.own[coarse] <= u);
-    const unsigned base = unsigned(31 - __clz(int(below))) * 32;
-    const unsigned fine = base + lane;
+    const unsigned base = unsigned(31 - __clz(int(below))) * 33;
+    const unsigned fine = base + 1 + lane;
     const unsigned within = __ballot_sync(warp::kFullMask, fine < count && sh.own[fine] <= u);
-    return base + unsigned(31 - __clz(int(within)));
+    return within == 0 ? base : base + 1 + unsigned(31 - __clz(int(within)));
   }
 
   // Unit u of `units`: a piece of segment lo, the last whose units start at or before u (sh.own:
