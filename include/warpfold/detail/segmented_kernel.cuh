@@ -113,7 +113,9 @@ struct segments_block {
     block::reduce_storage<Acc, kSegmentThreads> storage;
     int64_t base[kMaxTileSegments];  // the tile's slots
     uint64_t len[kMaxTileSegments];
-    unsigned own[kMaxTileSegments];  // slots the block reduces whole, in any order (| kOnePiece, kStageable)
+    // Slots the block reduces whole, in any order (| kOnePiece, kStageable); in a call of few
+    // segments, each segment's first unit (plan_units' exclusive sums).
+    unsigned own[kMaxTileSegments];
     uint8_t code[kMaxTileSegments];  // the slots' codes for the lists (slot_code; 0: in none)
     union {
       // Each warp's slots per lane class with a list (none for those the threads fold alone).
