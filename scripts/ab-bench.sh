@@ -13,5 +13,4 @@ find_cuda
 source "$(dirname "$0")/ab-build.sh"
 out="$BUILD_DIR/ab"
 ab_build "$1" "$WARPFOLD_ROOT/bench/ab/ab_side.cu" "$WARPFOLD_ROOT/bench/ab/ab_main.cu" "$out"
-mv "$out/ab_program" "$out/ab_bench"
-"$out/ab_bench" "${2:-60}" "${3:-2}" "${4:-10}" "${5:-30}"
+"$out/ab_program" "${2:-60}" "${3:-2}" "${4:-10}" "${5:-30}"
