@@ -6,6 +6,7 @@
 // and CUB / new give medians and bootstrap 95% intervals (harness/stats.hpp). The old and new
 // outputs must be bit for bit the same (where a change keeps every fold order), before and after
 // the timed calls, and the new ones within rounding of a double-precision sum.
+#include "../csr_shapes.hpp"
 #include "harness/device_buffer.hpp"
 #include "harness/gpu_timer.hpp"
 #include "harness/splitmix64.hpp"
@@ -37,6 +38,9 @@ AB_DECLARE(ab_old)
 namespace {
 
 using warpfold::harness::DeviceBuffer;
+using warpfold_bench::csr_offsets;
+using warpfold_bench::uniform_lengths;
+using warpfold_bench::uniform_name;
 constexpr uint64_t kTotal = uint64_t(1) << 26;
 constexpr int kBatch = 5;  // calls per sample
 
@@ -45,27 +49,14 @@ struct Shape {
   std::vector<int32_t> offsets;  // CSR, within kTotal
 };
 
-// CSR offsets of `lengths` in order, the last ones dropped where they would pass kTotal.
-std::vector<int32_t> offsets_of(const std::vector<uint64_t>& lengths) {
-  std::vector<int32_t> off{0};
-  for (uint64_t len : lengths) {
-    if (uint64_t(off.back()) + len > kTotal) break;
-    off.push_back(int32_t(off.back() + len));
-  }
-  return off;
-}
-
 std::vector<Shape> shapes(uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<Shape> all;
   const auto equal = [&](uint64_t len) {
-    all.push_back({"equal " + std::to_string(len), offsets_of(std::vector<uint64_t>(kTotal / len, len))});
+    all.push_back({"equal " + std::to_string(len), csr_offsets(std::vector<uint64_t>(kTotal / len, len), kTotal)});
   };
   const auto uniform = [&](uint64_t lo, uint64_t hi) {
-    std::uniform_int_distribution<uint64_t> draw(lo, hi);
-    std::vector<uint64_t> lengths;
-    for (uint64_t sum = 0; sum < kTotal; sum += lengths.back()) lengths.push_back(draw(rng));
-    all.push_back({"uniform [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", offsets_of(lengths)});
+    all.push_back({uniform_name(lo, hi), csr_offsets(uniform_lengths(lo, hi, kTotal, rng), kTotal)});
   };
   for (uint64_t len : {4u, 64u, 1000u, 2000u, 4095u, 4097u, 4100u, 8192u, 12288u, 32768u, 65536u}) equal(len);
   uniform(0, 8);
@@ -84,7 +75,7 @@ std::vector<Shape> shapes(uint64_t seed) {
     sum += lengths.back();
   }
   lengths.insert(lengths.begin() + std::ptrdiff_t(lengths.size() / 3), sum < kTotal ? kTotal - sum : 0);
-  all.push_back({"power law", offsets_of(lengths)});
+  all.push_back({"power law", csr_offsets(lengths, kTotal)});
   return all;
 }
 

@@ -1,0 +1,347 @@
+// What a Hopper GPU needs to read block-class CSR segments (3073 to 65536 floats) as fast as
+// cub::DeviceSegmentedReduce::Sum: plain kernels that fold each segment with a whole block, timed
+// against CUB, warpfold::segmented_reduce with the offsets and, where the segments are of one
+// size, with segment_size, in the same rounds (docs/design.md, SG68). Float sums over 2^26
+// elements with int32 CSR offsets; every output is checked against a double-precision sum.
+//
+// A plain kernel folds segment s as the segments kernel folds a one-piece segment (V: scalar head,
+// tiles of 256 threads × V 16-byte vectors, every load of a tile out before any fold, scalar
+// tail) or as CUB does (S: tiles of 256 × 4V elements, vectors where the segment starts on 16
+// bytes and the tile is full, else guarded scalars, so that a tile is one round trip at any
+// alignment and there is no head or tail), then a block reduction. B is the blocks per SM: 8 by
+// the registers __launch_bounds__ leaves, or 4 by 46 KiB of dynamic shared memory per block,
+// which leaves 60 KiB of L1. Grids: every resident block taking segments b, b + grid, … (loop);
+// every resident block taking a range of consecutive segments, as the segments kernel's tiles
+// give a block its own (range); one block per segment, as CUB launches (seg).
+//
+//   cmake --build build --target warpfold_block_class_probe
+//   build/bench/warpfold_block_class_probe [--rounds N]
+
+#include "bench_args.hpp"
+#include "csr_shapes.hpp"
+
+#include <warpfold/segmented_reduce.cuh>
+
+#include <cub/device/device_segmented_reduce.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using warpfold_bench::csr_offsets;
+using warpfold_bench::uniform_lengths;
+using warpfold_bench::uniform_name;
+
+void check(cudaError_t rc, const char* what) {
+  if (rc == cudaSuccess) return;
+  std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(rc));
+  std::exit(2);
+}
+
+constexpr unsigned kThreads = 256;
+constexpr uint64_t kTotal = uint64_t(1) << 26;
+constexpr int kBatch = 5;  // calls per timed sample
+
+__device__ __forceinline__ float block_sum(float v, float* warp_sums) {
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  float total = 0;
+  if (warp == 0) {
+    total = lane < kThreads / 32 ? warp_sums[lane] : 0.0f;
+    for (int o = 4; o > 0; o /= 2) total += __shfl_down_sync(0xffffffffu, total, o);
+  }
+  __syncthreads();  // warp_sums is free for the next segment
+  return total;
+}
+
+// Segment s's fold by the calling block: head, tiles of kThreads · V vectors, tail.
+template <int V>
+__device__ __forceinline__ float fold_segment(const float* in, int b, int e) {
+  const int body = min(e, (b + 3) & ~3);
+  float acc = 0;
+  if (int(threadIdx.x) < body - b) acc += in[b + threadIdx.x];
+  const int vectors = (e - body) / 4;
+  const float4* v = reinterpret_cast<const float4*>(in + body);
+  for (int t = 0; t < vectors; t += kThreads * V) {
+    float4 x[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const int i = t + int(threadIdx.x) + k * int(kThreads);
+      x[k] = i < vectors ? __ldg(v + i) : make_float4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int k = 0; k < V; ++k) acc += (x[k].x + x[k].y) + (x[k].z + x[k].w);
+  }
+  const int tail = body + vectors * 4;
+  if (int(threadIdx.x) < e - tail) acc += in[tail + threadIdx.x];
+  return acc;
+}
+
+// CUB's way (AgentReduce): tiles of kThreads · 4V elements, as unguarded vectors where the
+// segment starts on 16 bytes and the tile is full, else as 4V guarded scalars per thread (thread t
+// reads elements t, t + kThreads, …): one round trip per tile at any alignment, no head or tail.
+template <int V>
+__device__ __forceinline__ float fold_segment_striped(const float* in, int b, int e) {
+  constexpr int kItems = 4 * V, kTile = int(kThreads) * kItems;
+  const bool aligned = (b & 3) == 0;
+  float acc = 0;
+  for (int t = b; t < e; t += kTile) {
+    if (aligned && t + kTile <= e) {
+      const float4* v = reinterpret_cast<const float4*>(in + t);
+      float4 x[V];
+#pragma unroll
+      for (int k = 0; k < V; ++k) x[k] = __ldg(v + threadIdx.x + k * kThreads);
+#pragma unroll
+      for (int k = 0; k < V; ++k) acc += (x[k].x + x[k].y) + (x[k].z + x[k].w);
+    } else {
+      float x[kItems];
+#pragma unroll
+      for (int k = 0; k < kItems; ++k) {
+        const int i = t + int(threadIdx.x) + k * int(kThreads);
+        x[k] = i < e ? __ldg(in + i) : 0.0f;
+      }
+#pragma unroll
+      for (int k = 0; k < kItems; ++k) acc += x[k];
+    }
+  }
+  return acc;
+}
+
+// Segments b, b + grid, … of block b, or (per_block > 0) segments [b · per_block, (b + 1) · per_block),
+// as the segments kernel's tiles give a block its own.
+template <int V, int B, bool Striped>
+__global__ void __launch_bounds__(kThreads, B) block_segments(const float* in, const int* off, float* out, int segments,
+                                                              int per_block) {
+  extern __shared__ float occupancy_pad[];  // sized by the host: B blocks per SM
+  __shared__ float warp_sums[kThreads / 32];
+  const int first = per_block > 0 ? int(blockIdx.x) * per_block : int(blockIdx.x);
+  const int end = per_block > 0 ? min(segments, first + per_block) : segments;
+  const int step = per_block > 0 ? 1 : int(gridDim.x);
+  for (int s = first; s < end; s += step) {
+    const float part = Striped ? fold_segment_striped<V>(in, off[s], off[s + 1]) : fold_segment<V>(in, off[s], off[s + 1]);
+    const float total = block_sum(part, warp_sums);
+    if (threadIdx.x == 0) out[s] = total;
+  }
+  if (segments < 0) occupancy_pad[0] = 0;  // never: keeps the array
+}
+
+struct Shape {
+  std::string name;
+  std::vector<int> offsets;
+};
+
+std::vector<Shape> shapes() {
+  std::mt19937_64 rng(11);
+  std::vector<Shape> all;
+  for (uint64_t len : {4097u, 8192u, 65536u}) {
+    all.push_back({"equal " + std::to_string(len), csr_offsets(std::vector<uint64_t>(kTotal / len, len), kTotal)});
+  }
+  for (auto [lo, hi] : {std::pair<uint64_t, uint64_t>{0, 8192}, {3073, 8192}}) {
+    all.push_back({uniform_name(lo, hi), csr_offsets(uniform_lengths(lo, hi, kTotal, rng), kTotal)});
+  }
+  return all;
+}
+
+struct Contender {
+  std::string name;
+  std::function<void(float*)> run;
+  std::vector<double> us;
+};
+
+// A plain kernel as a contender. Pad: 46 KiB of dynamic shared memory per block hold it at 4
+// blocks per SM (a fifth would pass the SM's 228 KiB), else its registers hold it at B.
+template <int V, int B, bool Striped, bool Pad>
+Contender plain_kernel(const float* in, const int* off, int segments, bool one_per_segment, int sms, bool ranges = false) {
+  const auto kernel = &block_segments<V, B, Striped>;
+  const size_t pad = Pad ? 46 * 1024 : 0;
+  if (Pad) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(pad)), "shared memory");
+  int resident = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, pad), "occupancy");
+  if (resident != B) {
+    std::fprintf(stderr, "V=%d B=%d: %d blocks per SM resident\n", V, B, resident);
+    std::exit(2);
+  }
+  const int grid = one_per_segment ? segments : std::min(segments, sms * B);
+  const int per_block = ranges ? (segments + grid - 1) / grid : 0;
+  const std::string name = std::string(Striped ? "S" : "V") + std::to_string(V) + " B" + std::to_string(B) +
+                           (one_per_segment ? " seg" : ranges ? " range" : " loop");
+  return {name, [=](float* out) {
+            kernel<<<grid, kThreads, pad>>>(in, off, out, segments, per_block);
+            check(cudaGetLastError(), "launch");
+          }, {}};
+}
+
+// A device allocation of n T, freed with its owner.
+template <class T>
+struct DeviceArray {
+  T* p = nullptr;
+  explicit DeviceArray(size_t n) { check(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)), "allocation"); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { cudaFree(p); }
+};
+
+// CUB and warpfold on the shape's offsets, and warpfold's fixed-size call where every segment is
+// first_len long (0: not so). Their temp storage lives in `temps`.
+std::vector<Contender> library_contenders(const float* in, const int* off, int segments, int first_len,
+                                          std::vector<std::unique_ptr<DeviceArray<char>>>& temps) {
+  const auto temp = [&](size_t bytes) {
+    temps.push_back(std::make_unique<DeviceArray<char>>(bytes));
+    return static_cast<void*>(temps.back()->p);
+  };
+  size_t cub_bytes = 0, csr_bytes = 0, fixed_bytes = 0;
+  check(cub::DeviceSegmentedReduce::Sum(nullptr, cub_bytes, in, static_cast<float*>(nullptr), segments, off, off + 1),
+        "cub size");
+  check(warpfold::segmented_reduce(nullptr, csr_bytes, in, static_cast<float*>(nullptr), uint64_t(segments), off,
+                                   off + 1, warpfold::plus{}, 0.0f),
+        "warpfold size");
+  void* cub_temp = temp(cub_bytes);
+  void* csr_temp = temp(csr_bytes);
+  std::vector<Contender> c;
+  c.push_back({"cub", [=](float* o) {
+                 size_t b = cub_bytes;
+                 check(cub::DeviceSegmentedReduce::Sum(cub_temp, b, in, o, segments, off, off + 1), "cub");
+               }, {}});
+  c.push_back({"warpfold", [=](float* o) {
+                 size_t b = csr_bytes;
+                 check(warpfold::segmented_reduce(csr_temp, b, in, o, uint64_t(segments), off, off + 1,
+                                                  warpfold::plus{}, 0.0f),
+                       "warpfold");
+               }, {}});
+  if (first_len > 0) {  // the same rows through the fixed-size call: no offsets, no tiles
+    check(warpfold::segmented_reduce(nullptr, fixed_bytes, in, static_cast<float*>(nullptr), uint64_t(segments),
+                                     uint64_t(first_len), warpfold::plus{}, 0.0f),
+          "fixed size");
+    void* fixed_temp = temp(fixed_bytes);
+    c.push_back({"fixed", [=](float* o) {
+                   size_t b = fixed_bytes;
+                   check(warpfold::segmented_reduce(fixed_temp, b, in, o, uint64_t(segments), uint64_t(first_len),
+                                                    warpfold::plus{}, 0.0f),
+                         "fixed");
+                 }, {}});
+  }
+  return c;
+}
+
+std::vector<Contender> plain_contenders(const float* in, const int* off, int segments, int sms) {
+  std::vector<Contender> c;
+  for (bool one : {false, true}) {
+    c.push_back(plain_kernel<4, 4, false, true>(in, off, segments, one, sms));
+    c.push_back(plain_kernel<8, 4, false, true>(in, off, segments, one, sms));
+    c.push_back(plain_kernel<4, 8, false, false>(in, off, segments, one, sms));
+    c.push_back(plain_kernel<4, 4, true, true>(in, off, segments, one, sms));
+    c.push_back(plain_kernel<4, 8, true, false>(in, off, segments, one, sms));
+  }
+  c.push_back(plain_kernel<4, 4, false, true>(in, off, segments, false, sms, true));
+  c.push_back(plain_kernel<4, 8, false, false>(in, off, segments, false, sms, true));
+  return c;
+}
+
+// The length every segment has, or 0 where they differ.
+int common_length(const std::vector<int>& offsets) {
+  const int first = offsets[1] - offsets[0];
+  for (size_t j = 1; j < offsets.size(); ++j) {
+    if (offsets[j] - offsets[j - 1] != first) return 0;
+  }
+  return first;
+}
+
+// Whether k's output on the shape is within rounding of a double-precision sum, after a run that
+// starts from an output of NaNs.
+bool output_right(Contender& k, const Shape& s, float* d_out, const std::vector<float>& x) {
+  const int segments = int(s.offsets.size() - 1);
+  check(cudaMemset(d_out, 0xff, size_t(segments) * sizeof(float)), "clear");
+  k.run(d_out);
+  check(cudaDeviceSynchronize(), k.name.c_str());
+  std::vector<float> got(static_cast<size_t>(segments));
+  check(cudaMemcpy(got.data(), d_out, got.size() * sizeof(float), cudaMemcpyDeviceToHost), "read");
+  for (int j = 0; j < segments; ++j) {
+    double sum = 0;
+    for (int i = s.offsets[j]; i < s.offsets[j + 1]; ++i) sum += x[size_t(i)];
+    const double len = double(s.offsets[j + 1] - s.offsets[j]);
+    if (!(std::fabs(double(got[size_t(j)]) - sum) <= 1e-5 * std::sqrt(len + 1.0))) {
+      std::fprintf(stderr, "%s, %s: segment %d is %g, not %g\n", s.name.c_str(), k.name.c_str(), j,
+                   double(got[size_t(j)]), sum);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Two rounds of warm-up, then `rounds` rounds; each round times every contender once (kBatch calls
+// after an untimed one of its own), in an order rotated by one place a round.
+void time_rounds(std::vector<Contender>& c, float* d_out, int rounds) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  for (int r = -2; r < rounds; ++r) {
+    for (size_t i = 0; i < c.size(); ++i) {
+      Contender& k = c[(i + size_t(r + 2)) % c.size()];
+      k.run(d_out);
+      check(cudaEventRecord(start), "record");
+      for (int b = 0; b < kBatch; ++b) k.run(d_out);
+      check(cudaEventRecord(stop), "record");
+      check(cudaEventSynchronize(stop), "sync");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+      if (r >= 0) k.us.push_back(1e3 * ms / kBatch);
+    }
+  }
+  check(cudaEventDestroy(start), "event");
+  check(cudaEventDestroy(stop), "event");
+}
+
+// One shape: every contender checked, then timed; one line of medians. False where an output is wrong.
+bool run_shape(const Shape& s, const float* d_in, const std::vector<float>& x, int rounds, int sms) {
+  const int segments = int(s.offsets.size() - 1);
+  DeviceArray<int> off(s.offsets.size());
+  DeviceArray<float> out(static_cast<size_t>(segments));
+  check(cudaMemcpy(off.p, s.offsets.data(), s.offsets.size() * sizeof(int), cudaMemcpyHostToDevice), "copy");
+  std::vector<std::unique_ptr<DeviceArray<char>>> temps;
+  std::vector<Contender> c = library_contenders(d_in, off.p, segments, common_length(s.offsets), temps);
+  for (Contender& k : plain_contenders(d_in, off.p, segments, sms)) c.push_back(std::move(k));
+  bool ok = true;
+  for (Contender& k : c) ok &= output_right(k, s, out.p, x);
+  time_rounds(c, out.p, rounds);
+  std::printf("%-22s %8d", s.name.c_str(), segments);
+  for (Contender& k : c) {
+    std::sort(k.us.begin(), k.us.end());
+    std::printf("  %s %6.1f", k.name.c_str(), k.us[k.us.size() / 2]);
+  }
+  std::printf("\n");
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = 15;
+  if (!warpfold_bench::parse_rounds(argc, argv, 1, 1000, rounds)) {
+    std::fprintf(stderr, "usage: warpfold_block_class_probe [--rounds N]\n");
+    return 2;
+  }
+  cudaDeviceProp p{};
+  check(cudaGetDeviceProperties(&p, 0), "device");
+  std::vector<float> x(kTotal);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (float& v : x) v = unit(rng);
+  DeviceArray<float> in(kTotal);
+  check(cudaMemcpy(in.p, x.data(), kTotal * sizeof(float), cudaMemcpyHostToDevice), "copy");
+  std::printf("%s; CSR float sums over 2^26 elements, medians of %d rounds of %d calls, us per call\n", p.name, rounds,
+              kBatch);
+  bool ok = true;
+  for (const Shape& s : shapes()) ok &= run_shape(s, in.p, x, rounds, p.multiProcessorCount);
+  return ok ? 0 : 1;
+}
