@@ -5,6 +5,7 @@
 #include <warpfold/detail/combine.cuh>
 #include <warpfold/detail/kernel_launch.cuh>
 #include <warpfold/detail/reduce_dispatch.cuh>
+#include <warpfold/detail/segmented_block_rows.cuh>
 #include <warpfold/detail/segmented_columns.cuh>
 #include <warpfold/detail/segmented_kernel.cuh>
 #include <warpfold/detail/segmented_plan.hpp>
@@ -75,6 +76,19 @@ inline cudaError_t begin_segmented_call(cudaStream_t stream, void* d_temp, uint6
   return cudaSuccess;
 }
 
+// Alike block-class rows of one piece each by the block-rows kernel (segmented_block_rows.cuh),
+// with the segments kernel's parameters.
+template <class Params>
+cudaError_t run_block_rows(const Params& p, const current_device& current, cudaStream_t stream) {
+  constexpr auto kernel = &block_rows_kernel<Params>;
+  kernel_capacity capacity;
+  if (cudaError_t rc = segmented_capacity<kernel>(current.device, capacity); rc != cudaSuccess) return rc;
+  const unsigned grid = unsigned(p.segments < capacity.blocks ? p.segments : capacity.blocks);
+  Params args_p = p;
+  void* args[] = {&args_p};
+  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+}
+
 // Every segment of `source` by the segments kernel (segmented_kernel.cuh). knows_total: the
 // segments hold at most total_elements elements between them, which sizes the long-segment pool;
 // pool_cap caps it (tests: a pool too small to share every long segment).
@@ -111,6 +125,9 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   if constexpr (Source::kRowsAlike) {
     p.row_pieces = alike_row_pieces(segments, source.axis, sizeof(typename Source::element), Source::view::kItemElements,
                                     tile_items, capacity.blocks, total_tiles, layout);
+    if constexpr (takes_block_rows<typename Source::element, Acc>) {
+      if (p.row_pieces == 1) return run_block_rows(p, current, stream);
+    }
     if (p.row_pieces != 0 && segments * p.row_pieces < grid) grid = unsigned(segments * p.row_pieces);
     p.rows_by_warp = classify_segment(source.axis, sizeof(typename Source::element)) == segment_class::warp;
     const uint64_t warp_blocks = ceil_div(segments, kSegmentWarps);
