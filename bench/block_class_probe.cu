@@ -19,6 +19,7 @@
 
 #include "bench_args.hpp"
 #include "csr_shapes.hpp"
+#include "harness/device_buffer.hpp"
 
 #include <warpfold/segmented_reduce.cuh>
 
@@ -29,14 +30,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <functional>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace {
 
+using warpfold::harness::DeviceBuffer;
 using warpfold_bench::csr_offsets;
 using warpfold_bench::uniform_lengths;
 using warpfold_bench::uniform_name;
@@ -182,23 +184,13 @@ Contender plain_kernel(const float* in, const int* off, int segments, bool one_p
           }, {}};
 }
 
-// A device allocation of n T, freed with its owner.
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  explicit DeviceArray(size_t n) { check(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)), "allocation"); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { cudaFree(p); }
-};
-
 // CUB and warpfold on the shape's offsets, and warpfold's fixed-size call where every segment is
 // first_len long (0: not so). Their temp storage lives in `temps`.
 std::vector<Contender> library_contenders(const float* in, const int* off, int segments, int first_len,
-                                          std::vector<std::unique_ptr<DeviceArray<char>>>& temps) {
+                                          std::vector<DeviceBuffer<char>>& temps) {
   const auto temp = [&](size_t bytes) {
-    temps.push_back(std::make_unique<DeviceArray<char>>(bytes));
-    return static_cast<void*>(temps.back()->p);
+    temps.emplace_back(std::max<size_t>(bytes, 1));
+    return static_cast<void*>(temps.back().get());
   };
   size_t cub_bytes = 0, csr_bytes = 0, fixed_bytes = 0;
   check(cub::DeviceSegmentedReduce::Sum(nullptr, cub_bytes, in, static_cast<float*>(nullptr), segments, off, off + 1),
@@ -305,15 +297,15 @@ void time_rounds(std::vector<Contender>& c, float* d_out, int rounds) {
 // One shape: every contender checked, then timed; one line of medians. False where an output is wrong.
 bool run_shape(const Shape& s, const float* d_in, const std::vector<float>& x, int rounds, int sms) {
   const int segments = int(s.offsets.size() - 1);
-  DeviceArray<int> off(s.offsets.size());
-  DeviceArray<float> out(static_cast<size_t>(segments));
-  check(cudaMemcpy(off.p, s.offsets.data(), s.offsets.size() * sizeof(int), cudaMemcpyHostToDevice), "copy");
-  std::vector<std::unique_ptr<DeviceArray<char>>> temps;
-  std::vector<Contender> c = library_contenders(d_in, off.p, segments, common_length(s.offsets), temps);
-  for (Contender& k : plain_contenders(d_in, off.p, segments, sms)) c.push_back(std::move(k));
+  const DeviceBuffer<int> off(s.offsets.size());
+  const DeviceBuffer<float> out(static_cast<size_t>(segments));
+  check(cudaMemcpy(off.get(), s.offsets.data(), off.bytes(), cudaMemcpyHostToDevice), "copy");
+  std::vector<DeviceBuffer<char>> temps;
+  std::vector<Contender> c = library_contenders(d_in, off.get(), segments, common_length(s.offsets), temps);
+  for (Contender& k : plain_contenders(d_in, off.get(), segments, sms)) c.push_back(std::move(k));
   bool ok = true;
-  for (Contender& k : c) ok &= output_right(k, s, out.p, x);
-  time_rounds(c, out.p, rounds);
+  for (Contender& k : c) ok &= output_right(k, s, out.get(), x);
+  time_rounds(c, out.get(), rounds);
   std::printf("%-22s %8d", s.name.c_str(), segments);
   for (Contender& k : c) {
     std::sort(k.us.begin(), k.us.end());
@@ -337,11 +329,16 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
   for (float& v : x) v = unit(rng);
-  DeviceArray<float> in(kTotal);
-  check(cudaMemcpy(in.p, x.data(), kTotal * sizeof(float), cudaMemcpyHostToDevice), "copy");
-  std::printf("%s; CSR float sums over 2^26 elements, medians of %d rounds of %d calls, us per call\n", p.name, rounds,
-              kBatch);
-  bool ok = true;
-  for (const Shape& s : shapes()) ok &= run_shape(s, in.p, x, rounds, p.multiProcessorCount);
-  return ok ? 0 : 1;
+  try {
+    const DeviceBuffer<float> in(kTotal);
+    check(cudaMemcpy(in.get(), x.data(), in.bytes(), cudaMemcpyHostToDevice), "copy");
+    std::printf("%s; CSR float sums over 2^26 elements, medians of %d rounds of %d calls, us per call\n", p.name,
+                rounds, kBatch);
+    bool ok = true;
+    for (const Shape& s : shapes()) ok &= run_shape(s, in.get(), x, rounds, p.multiProcessorCount);
+    return ok ? 0 : 1;
+  } catch (const std::exception& e) {  // an allocation the device refused
+    std::fprintf(stderr, "warpfold_block_class_probe: %s\n", e.what());
+    return 1;
+  }
 }
