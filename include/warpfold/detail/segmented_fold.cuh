@@ -200,7 +200,7 @@ __device__ __forceinline__ void fold_tiles_from(const View& seg, const typename 
   if (tile * loader_t::kTile < items.vectors) {  // only where the sequence reached full_tiles
     const unsigned in_tile = loader.items_in(tile);
     item v[kInFlight];
-    loader.load_partial(tile, v);
+    loader.load_partial_in_tile(tile, v);
 #pragma unroll
     for (unsigned k = 0; k < kInFlight; ++k)
       if (threadIdx.x + k * kSegmentThreads < in_tile) f.add_item(items, v[k], loader.item_of(tile, k));

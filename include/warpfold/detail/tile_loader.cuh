@@ -94,6 +94,15 @@ struct tile_loader {
 #pragma unroll
     for (unsigned k = 0; k < InFlight; ++k) v[k] = items.load(min(item_of(tile, k), items.vectors - 1));
   }
+  // load_partial's loads, clamped in 32 bits within the tile. The segments kernel's partial tile
+  // is often a segment's only one: with 64-bit clamps there, ptxas fills the gaps between the
+  // loads with the first item's fold, and the later loads wait for the first.
+  __device__ __forceinline__ void load_partial_in_tile(uint64_t tile, item (&v)[InFlight]) const {
+    const uint64_t first = tile * kTile;
+    const unsigned last = items_in(tile) - 1;
+#pragma unroll
+    for (unsigned k = 0; k < InFlight; ++k) v[k] = items.load(first + min(threadIdx.x + k * Threads, last));
+  }
   // How many of a partial tile's items are in the body (at least 1).
   __device__ __forceinline__ unsigned items_in(uint64_t tile) const {
     const uint64_t left = items.vectors - tile * kTile;
