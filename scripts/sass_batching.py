@@ -61,18 +61,24 @@ def parse(lines):
 
 
 def load_registers(text):
-    """The registers a global load writes (LDG.E.128: four), else an empty set."""
+    """The registers a global load into registers writes (LDG.E.128: four), else an empty set:
+    not for LDGSTS (into shared memory) or LDGDEPBAR, nor a load into RZ."""
     opcode = text.split()[0]
-    if not opcode.startswith('LDG'):
+    if opcode != 'LDG' and not opcode.startswith('LDG.'):
+        return set()
+    operands = text.split(None, 1)[1] if ' ' in text else ''
+    destination = REGISTER.match(operands.strip())
+    if destination is None:
         return set()
     width = 4 if '.128' in opcode else 2 if '.64' in opcode else 1
-    first = int(REGISTER.search(text).group(1))
+    first = int(destination.group(1))
     return set(range(first, first + width))
 
 
 def registers_read(text):
     """The registers an instruction reads: every operand but the first, which it writes, unless it
-    writes none (stores, reductions)."""
+    writes none (stores, reductions). A 64-bit operand is named by its first register only, which
+    is enough for loads, whose results start on an aligned register."""
     parts = text.split(None, 1)
     if len(parts) < 2:
         return set()

@@ -49,6 +49,21 @@ ACROSS_BLOCKS = HEADER + '''
 '''
 
 
+# Each of a label, a BSYNC and a BAR ends a block: a fold after it is no early use.
+SPLIT_BY = {
+    'label': '.L_x_3:\n',
+    'BSYNC': '        /*00115*/                   BSYNC B1 ;                                    /* 0x0000000000017941 */\n',
+    'BAR': '        /*00115*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;                 /* 0x0000000000007b1d */\n',
+}
+SPLIT = HEADER + '''
+        /*00100*/                   LDG.E R2, desc[UR4][R4.64] ;                  /* 0x0000000404027981 */
+        /*00110*/                   LDG.E R3, desc[UR4][R6.64] ;                  /* 0x0000000406037981 */
+{split}        /*00120*/                   FADD R8, R2, R8 ;                             /* 0x0000000208087221 */
+        /*00130*/                   LDG.E R9, desc[UR4][R10.64] ;                 /* 0x000000040a097981 */
+        /*00140*/                   LDG.E R11, desc[UR4][R12.64] ;                /* 0x000000040c0b7981 */
+'''
+
+
 class SassBatching(unittest.TestCase):
     def only_block(self, text):
         functions = sass_batching.parse(text.splitlines())
@@ -72,11 +87,26 @@ class SassBatching(unittest.TestCase):
         self.assertEqual(len(loads), 2)
         self.assertEqual(early, [])
 
-    def test_registers_a_load_writes_and_an_add_reads(self):
+    def test_a_label_a_bsync_or_a_bar_ends_the_block(self):
+        for name, split in SPLIT_BY.items():
+            functions = sass_batching.parse(SPLIT.format(split=split).splitlines())
+            found = [sass_batching.early_uses(b) for b in functions['_Z7examplev']]
+            self.assertEqual([(len(loads), early) for loads, early in found], [(2, []), (2, [])], name)
+        # Without the split, the fold sits between the loads and is an early use.
+        functions = sass_batching.parse(SPLIT.format(split='').splitlines())
+        loads, early = sass_batching.early_uses(functions['_Z7examplev'][0])
+        self.assertEqual((len(loads), early), (4, [(0x100, 0x120)]))
+
+    def test_registers_a_load_writes_and_an_instruction_reads(self):
         self.assertEqual(sass_batching.load_registers('LDG.E.128.CONSTANT R12, desc[UR8][R14.64]'), {12, 13, 14, 15})
         self.assertEqual(sass_batching.load_registers('LDG.E.64 R4, desc[UR8][R2.64]'), {4, 5})
+        self.assertEqual(sass_batching.load_registers('LDG.E R7, desc[UR8][R2.64]'), {7})
         self.assertEqual(sass_batching.load_registers('FADD R12, R41, R12'), set())
+        self.assertEqual(sass_batching.load_registers('LDGDEPBAR'), set())
+        self.assertEqual(sass_batching.load_registers('LDGSTS.E.BYPASS.128 [R3+0x100], desc[UR6][R4.64]'), set())
+        self.assertEqual(sass_batching.load_registers('LDG.E RZ, desc[UR8][R2.64]'), set())
         self.assertEqual(sass_batching.registers_read('FADD R12, R41, R12'), {41, 12})
+        self.assertEqual(sass_batching.registers_read('MOV R12, R3'), {3})
         self.assertEqual(sass_batching.registers_read('STG.E desc[UR4][R2.64], R12'), {2, 12})
 
     def test_the_report_names_each_early_use(self):
