@@ -94,9 +94,10 @@ struct tile_loader {
 #pragma unroll
     for (unsigned k = 0; k < InFlight; ++k) v[k] = items.load(min(item_of(tile, k), items.vectors - 1));
   }
-  // load_partial's loads, clamped in 32 bits within the tile. The segments kernel's partial tile
-  // is often a segment's only one: with 64-bit clamps there, ptxas fills the gaps between the
-  // loads with the first item's fold, and the later loads wait for the first.
+  // load_partial's loads, clamped in 32 bits within the tile (tile · kTile < items.vectors). The
+  // segments kernel's partial tile is often a segment's only one: with 64-bit clamps there, some
+  // builds have ptxas fill the gaps between the loads with the first item's fold, and the later
+  // loads wait for the first.
   __device__ __forceinline__ void load_partial_in_tile(uint64_t tile, item (&v)[InFlight]) const {
     const uint64_t first = tile * kTile;
     const unsigned last = items_in(tile) - 1;
