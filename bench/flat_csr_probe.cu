@@ -170,12 +170,15 @@ __device__ __forceinline__ void mark_head(unsigned* words, unsigned place) {
   if (place < kRow) atomicOr(&words[place / kLaneElements], 1u << (place % kLaneElements));
 }
 
-// Lane i of a group: segment 32·g + i's offsets (the last segment's end where past the last).
+// Lane i of a group: segment 32·g + i's offsets (the last segment's end where past the last), as
+// Offset; Count: the type of the segment count and indices (the wide fold's are 32-bit).
+template <class Offset>
 struct group_offsets {
-  long long begin = 0, end = 0;
+  Offset begin = 0, end = 0;
 };
-__device__ __forceinline__ group_offsets read_group(const int* offsets, uint64_t segments, uint64_t group, unsigned lane) {
-  const uint64_t s = group * 32 + lane;
+template <class Offset, class Count>
+__device__ __forceinline__ group_offsets<Offset> read_group(const int* offsets, Count segments, Count group, unsigned lane) {
+  const Count s = group * 32 + lane;
   return {offsets[s < segments ? s : segments], offsets[s < segments ? s + 1 : segments]};
 }
 
@@ -198,10 +201,10 @@ __global__ void __launch_bounds__(kWarps * 32, 4)
   __syncwarp();
   const uint64_t warps = uint64_t(gridDim.x) * kWarps, groups = (segments + 31) / 32;
   uint64_t g = uint64_t(blockIdx.x) * kWarps + warp;
-  group_offsets next = g < groups ? read_group(offsets, segments, g, lane) : group_offsets{};
+  group_offsets<long long> next = g < groups ? read_group<long long>(offsets, segments, g, lane) : group_offsets<long long>{};
   for (; g < groups; g += warps) {
-    const group_offsets mine = next;
-    if (g + warps < groups) next = read_group(offsets, segments, g + warps, lane);  // in flight meanwhile
+    const group_offsets<long long> mine = next;
+    if (g + warps < groups) next = read_group<long long>(offsets, segments, g + warps, lane);  // in flight meanwhile
     const uint64_t s = g * 32 + lane;
     const bool nonempty = s < segments && mine.end > mine.begin;
     const bool alone = nonempty && mine.end - mine.begin <= kAloneMax;
@@ -349,12 +352,6 @@ __device__ __forceinline__ void fold_wide_group(const float* __restrict__ in, fl
   __syncwarp();
 }
 
-// Lane i of group g: segment 32·g + i's offsets (the last segment's end where past the last).
-__device__ __forceinline__ int2 read_wide_offsets(const int* offsets, unsigned segments, unsigned group, unsigned lane) {
-  const unsigned s = group * 32 + lane;
-  return make_int2(offsets[s < segments ? s : segments], offsets[s < segments ? s + 1 : segments]);
-}
-
 // Bounded: only segments of up to kBoundedMax elements, the longer ones left unwritten; the kernel
 // lets a dependent launch start at once (it waits for this grid's end before it reads anything).
 template <bool Bounded>
@@ -375,10 +372,10 @@ __global__ void __launch_bounds__(kWarps * 32, 4)
   __syncwarp();
   const unsigned warps = gridDim.x * kWarps, groups = (segments + 31) / 32;
   unsigned g = blockIdx.x * kWarps + warp;
-  int2 next = g < groups ? read_wide_offsets(offsets, segments, g, lane) : int2{};
+  group_offsets<int> next = g < groups ? read_group<int>(offsets, segments, g, lane) : group_offsets<int>{};
   for (; g < groups; g += warps) {
-    wide_slot slot{next.x, next.y, g * 32 + lane, false};
-    if (g + warps < groups) next = read_wide_offsets(offsets, segments, g + warps, lane);  // in flight meanwhile
+    wide_slot slot{next.begin, next.end, g * 32 + lane, false};
+    if (g + warps < groups) next = read_group<int>(offsets, segments, g + warps, lane);  // in flight meanwhile
     const int length = slot.s < segments ? slot.end - slot.begin : 0;
     if (slot.s < segments && length <= 0) out[slot.s] = 0.f;
     if (length > 0 && length <= kAloneMax) out[slot.s] = fold_alone(in, slot.begin, slot.end);
@@ -482,6 +479,9 @@ struct shape_run {
   int short_bits = 0;  // segments of up to kAloneMax elements whose bits a flat fold and segmented_reduce differ in
 };
 
+// Whether a checked call writes a segment of len elements: all do, but the bounded form.
+bool folds(int which, uint64_t len) { return which != k_bounded || len <= uint64_t(kBoundedMax); }
+
 // The tail kernel as the second launch of a split call: programmatic dependent launch, so that it
 // is launched while the wide kernel runs and waits in cudaGridDependencySynchronize.
 void launch_tail(const bench_context& se) {
@@ -546,7 +546,7 @@ shape_run run_shape(const bench_context& se, const lengths& lens, int rounds) {
         wide_kernel<true><<<se.wide_grid, block, 0, se.stream>>>(se.in, d_off, narrow_segments, d_out[k_bounded]);
         launch_tail(se);
         break;
-      default:
+      default:  // its outputs land in the bounded form's buffer, read back before any timing
         roof_kernel<<<se.roof_grid, 256, 0, se.stream>>>(reinterpret_cast<const float4*>(se.in), se.n / 4,
                                                          reinterpret_cast<const int4*>(d_off), (segments + 1) / 4,
                                                          reinterpret_cast<float4*>(d_out[k_bounded]), segments / 4, se.sink);
@@ -567,7 +567,7 @@ shape_run run_shape(const bench_context& se, const lengths& lens, int rounds) {
       magnitude += std::fabs(se.host[k]);
     }
     for (int which = 0; which < k_checked; ++which) {
-      if (which == k_bounded && lens[i] > uint64_t(kBoundedMax)) continue;
+      if (!folds(which, lens[i])) continue;
       r.wrong[which] += !(std::fabs(r.out[which][i] - sum) <= 1e-5 * magnitude + 1e-6);
       if (which != k_warpfold && lens[i] <= uint64_t(kAloneMax))
         r.short_bits += std::memcmp(&r.out[k_warpfold][i], &r.out[which][i], sizeof(float)) != 0;
@@ -608,7 +608,7 @@ int check_bits(const bench_context& se, const lengths& lens, int (&differ)[k_che
       uint32_t x, y;
       std::memcpy(&x, &a.out[which][i], 4);
       std::memcpy(&y, &b.out[which][j], 4);
-      differ[which] += lens[i] > 0 && (which != k_bounded || lens[i] <= uint64_t(kBoundedMax)) && x != y;
+      differ[which] += lens[i] > 0 && folds(which, lens[i]) && x != y;
     }
   }
   return wrong;
