@@ -249,20 +249,6 @@ TEST(SegmentedReduce, LongSegmentsGiveTheSameBitsSharedOrNot) {
 // buffer, Offset offsets, the CUB-style call or, `with_length`, the one that takes the input's
 // length) once, then with every segment listed twice in a row: each sum is within the error bound
 // of its additions, and its bits are the same in all three.
-// The segments of `s`, each listed twice in a row (begin/end offsets).
-segment_set listed_twice(const segment_set& s) {
-  segment_set twice;
-  twice.csr = false;
-  twice.n = s.n;
-  for (size_t k = 0; k < s.size(); ++k) {
-    for (int copy = 0; copy < 2; ++copy) {
-      twice.begin.push_back(s.begin[k]);
-      twice.end.push_back(s.end[k]);
-    }
-  }
-  return twice;
-}
-
 template <class Offset>
 void check_same_bits_listed_twice(const segment_set& s, uint64_t seed, size_t shift, bool with_length = false) {
   const segment_set twice = listed_twice(s);
@@ -312,57 +298,11 @@ std::vector<T> spread_values(size_t n, uint64_t seed) {
   return v;
 }
 
-// The same segments in other arrangements: with an empty segment after about every third (still
-// CSR, other neighbours in each warp's 32), in shuffled order (begin/end offsets), and each listed
-// twice in a row (overlapping). `at[k]`: where segment k of `s` lies in the arrangement.
-struct arrangement {
-  std::string name;
-  segment_set set;
-  std::vector<size_t> at;
-  bool copies = false;  // segment k also lies at at[k] + 1
-};
-std::vector<arrangement> rearranged(const segment_set& s, uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::vector<arrangement> out(4);
-  out[0].name = "as laid out";
-  out[0].set = s;
-  out[1].name = "with empty segments between";
-  out[1].set.csr = true;
-  out[1].set.n = s.n;
-  for (size_t k = 0; k < s.size(); ++k) {
-    out[0].at.push_back(k);
-    out[1].at.push_back(out[1].set.size());
-    out[1].set.begin.push_back(s.begin[k]);
-    out[1].set.end.push_back(s.end[k]);
-    if (gen() % 3 == 0) {
-      out[1].set.begin.push_back(s.end[k]);
-      out[1].set.end.push_back(s.end[k]);
-    }
-  }
-  std::vector<size_t> order(s.size());
-  std::iota(order.begin(), order.end(), size_t(0));
-  std::shuffle(order.begin(), order.end(), gen);
-  out[2].name = "shuffled";
-  out[2].set.csr = false;
-  out[2].set.n = s.n;
-  out[2].at.resize(s.size());
-  for (size_t k = 0; k < s.size(); ++k) {
-    out[2].at[order[k]] = k;
-    out[2].set.begin.push_back(s.begin[order[k]]);
-    out[2].set.end.push_back(s.end[order[k]]);
-  }
-  out[3].name = "each listed twice";
-  out[3].set = listed_twice(s);
-  out[3].copies = true;
-  for (size_t k = 0; k < s.size(); ++k) out[3].at.push_back(2 * k);
-  return out;
-}
-
-// Segments of every class, most of them of the lane classes (9 to 128 elements), whose fold must
-// depend on the segment alone, never on its neighbours or its place in the list: each segment's
-// bits are the same in every arrangement, its sum within the error bound of its additions, its
-// second copy's bits its first's. Run with the input at two alignments (which may change the bits,
-// but the same in every arrangement).
+// Segments of every class in calls of fewer than kFlatMinSegments segments (the segments kernel
+// alone), most of them of the lane classes (9 to 128 elements), whose fold must depend on the
+// segment alone, never on its neighbours or its place in the list: each segment's bits are the
+// same in every arrangement (check_same_bits_in_any_arrangement). Run with the input at two
+// alignments (which may change the bits, but the same in every arrangement).
 template <class T>
 void check_bits_in_any_arrangement(uint64_t seed, size_t shift) {
   std::mt19937_64 gen(seed);
@@ -376,34 +316,7 @@ void check_bits_in_any_arrangement(uint64_t seed, size_t shift) {
                       : warp_max + 1 + gen() % (2 * warp_max);
   }
   const segment_set s = lay_out(lengths, seed + 1, true);
-  const std::vector<T> data = spread_values<T>(s.n, seed + 2);
-  offset_buffer<T> in(data, shift);
-  segmented_runner runner;
-  std::vector<T> first;
-  for (const arrangement& a : rearranged(s, seed + 3)) {
-    const device_offsets<int32_t> off(a.set);
-    const std::vector<T> got = runner.run<T>(a.set.size(), [&](void* t, size_t& b, T* o) {
-      return segmented_reduce(t, b, in.get(), o, a.set.size(), off.begin, off.end, plus{}, T(0));
-    });
-    const std::string where = a.name + ", shift " + std::to_string(shift) + ", seed " + std::to_string(seed);
-    for (size_t k = 0; k < s.size(); ++k) {
-      const segment_range g = range_of(s, k, false);
-      const T value = got[a.at[k]];
-      if (first.empty()) {
-        ASSERT_TRUE(within_sum_bound(g.len, [&](uint64_t j) { return data[g.begin + j]; }, value))
-            << "segment " << k << " of length " << g.len << ", " << where;
-      } else {
-        ASSERT_TRUE(bitwise_equal(value, first[k])) << "segment " << k << " of length " << g.len << ": " << value
-                                                    << " against " << first[k] << ", " << where;
-      }
-      if (a.copies) {
-        ASSERT_TRUE(bitwise_equal(value, got[a.at[k] + 1])) << "segment " << k << "'s copies differ, " << where;
-      }
-    }
-    if (first.empty()) {
-      for (size_t k = 0; k < s.size(); ++k) first.push_back(got[a.at[k]]);
-    }
-  }
+  check_same_bits_in_any_arrangement(s, spread_values<T>(s.n, seed + 2), shift, seed);
 }
 
 TEST(SegmentedReduce, LaneClassSegmentsGiveTheSameBitsInAnyArrangement) {

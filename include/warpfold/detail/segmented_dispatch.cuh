@@ -7,6 +7,7 @@
 #include <warpfold/detail/reduce_dispatch.cuh>
 #include <warpfold/detail/segmented_block_rows.cuh>
 #include <warpfold/detail/segmented_columns.cuh>
+#include <warpfold/detail/segmented_flat.cuh>
 #include <warpfold/detail/segmented_kernel.cuh>
 #include <warpfold/detail/segmented_plan.hpp>
 #include <warpfold/detail/segmented_short_rows.cuh>
@@ -89,9 +90,24 @@ cudaError_t run_block_rows(const Params& p, const current_device& current, cudaS
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
 }
 
+// The flat kernel (segmented_flat.cuh) over every segment of the segments kernel's parameters p,
+// ahead of that kernel.
+template <class Params>
+cudaError_t run_flat(const Params& p, const current_device& current, cudaStream_t stream) {
+  constexpr auto kernel = &flat_kernel<Params>;
+  kernel_capacity capacity;
+  if (cudaError_t rc = segmented_capacity<kernel>(current.device, capacity); rc != cudaSuccess) return rc;
+  const uint64_t warp_blocks = ceil_div(ceil_div(p.segments, 32), kSegmentWarps);
+  const unsigned grid = unsigned(warp_blocks < capacity.blocks ? warp_blocks : capacity.blocks);
+  Params args_p = p;
+  void* args[] = {&args_p};
+  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+}
+
 // Every segment of `source` by the segments kernel (segmented_kernel.cuh). knows_total: the
 // segments hold at most total_elements elements between them, which sizes the long-segment pool;
-// pool_cap caps it (tests: a pool too small to share every long segment).
+// pool_cap caps it (tests: a pool too small to share every long segment). A call with offsets of
+// kFlatMinSegments or more, of types the flat kernel folds, takes the flat kernel first.
 template <class Source, class Acc, class Out, class Op, class Form>
 cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source, uint64_t segments, Out* d_out,
                          Acc init, Op op, Form form, bool knows_total, uint64_t total_elements, cudaStream_t stream,
@@ -132,6 +148,11 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
     p.rows_by_warp = classify_segment(source.axis, sizeof(typename Source::element)) == segment_class::warp;
     const uint64_t warp_blocks = ceil_div(segments, kSegmentWarps);
     if (p.rows_by_warp && warp_blocks < grid) grid = unsigned(warp_blocks);
+  } else if constexpr (flat_types<typename Source::element, Acc, Form>) {
+    if (segments >= kFlatMinSegments) {
+      if (cudaError_t rc = run_flat(p, current, stream); rc != cudaSuccess) return rc;
+      p.after_flat = true;
+    }
   }
   void* args[] = {&p};
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);

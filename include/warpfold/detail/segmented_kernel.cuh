@@ -65,6 +65,7 @@ struct segments_params {
   unsigned long long timeout_ns;  // the bound on every wait
   uint64_t row_pieces = 0;        // pieces of every row where the rows are alike (alike_row_pieces), else 0
   bool rows_by_warp = false;      // every row warp-class (rows sources): a warp per row, no tiles
+  bool after_flat = false;        // the flat kernel folded every segment of up to kFlatMax elements
 };
 
 // Segments of up to 8-byte elements keep kLaneBatch per lane group in flight; wider ones one.
@@ -179,6 +180,11 @@ struct segments_block {
     return pieces_for(items.vectors, kTileItems, p.max_pieces, work_tiles_of(p.total_tiles, p.segments, tiles));
   }
 
+  // Whether the flat kernel before this one left a segment longer than kFlatMax (segmented_flat.cuh).
+  __device__ __forceinline__ bool flat_left_work() const {
+    return device_word(*word(kLeftoverWord)).load(cuda::memory_order_relaxed) == flat_word(tag, kFlatLeftLong);
+  }
+
   // The status word belongs to the last call: a stall of this one is recorded after its bound.
   __device__ __forceinline__ void clear_status() const { clear_stall_status(p.temp); }
   __device__ __forceinline__ void write_stalled(uint64_t s) const {
@@ -286,8 +292,15 @@ struct segments_block {
   // no list needs it: empty, block-class, or short enough for its thread to fold alone), and its
   // position for the steps that read it from shared memory (every code but 0 and the one-lane
   // class its thread folds right away). Returns its code, kBlockClassCode for the block class.
+  // After the flat kernel, a slot of up to kFlatMax elements is its and returns 0, unwritten.
   __device__ __forceinline__ uint8_t file_slot(uint64_t first, unsigned j, const segment_slot& slot) const {
     const uint8_t code = slot_code(slot.len, sizeof(T));
+    if constexpr (!Source::kRowsAlike) {
+      if (p.after_flat && slot.len <= kFlatMax) {  // written by the flat kernel
+        sh.code[j] = 0;
+        return 0;
+      }
+    }
     if (code == 0) write(first + j, Acc{}, false);
     const bool in_a_list = code > kAloneMax && code != kBlockClassCode;
     sh.code[j] = in_a_list ? code : 0;
@@ -1069,6 +1082,7 @@ __global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_k
     if (p.rows_by_warp) return b.run_rows_by_warp();
   }
   if constexpr (!Params::source_type::kRowsAlike) {
+    if (p.after_flat && !b.flat_left_work()) return;
     if (p.segments <= kMaxTileSegments && b.run_few_segments()) return;
   }
   for (uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) b.run_tile(tile);

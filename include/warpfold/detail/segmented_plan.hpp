@@ -74,6 +74,14 @@ inline constexpr unsigned kTileSegmentsStep = 32;    // tiles of several rounds:
 static_assert(kMaxTileSegments % kTileSegmentsStep == 0, "a full tile is a whole number of steps");
 inline constexpr unsigned kHelperPollNs = 500;       // pause between an idle block's polls
 inline constexpr unsigned kPoolSplits = 32;          // long segments split grid-wide at once, without the input's length
+// Calls with offsets of at least kFlatMinSegments segments take the flat kernel
+// (segmented_flat.cuh) for every segment of up to kFlatMax elements, then the segments kernel for
+// the longer ones. With fewer segments a second launch costs more than the flat fold saves, and
+// the flat kernel's groups of 32 segments would not fill the device's warps; longer segments
+// would make a group's span too long for one warp.
+inline constexpr uint64_t kFlatMinSegments = uint64_t(1) << 17;
+inline constexpr uint64_t kFlatMax = 512;
+inline constexpr unsigned kFlatAloneMax = 8;  // folded by the lane that reads the offsets
 // The columns kernel's policy.
 inline constexpr unsigned kColumnUnroll = 8;         // rows per lane in flight
 inline constexpr unsigned kColumnExtraRounds = 3;    // rounds of the grid beyond the fewest, tried for balance
@@ -293,10 +301,18 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t t
 
 // Temp storage of the segments kernel, in 8-byte words: the header (epoch, status: combine.cuh's,
 // so that last_combine_status reads it), three tagged counters (tiles classified, entries, pool
-// pieces used), a tagged hint (every entry below it has no piece left), the long-segment entries,
-// then the pool of tagged piece partials.
+// pieces used), a tagged hint (every entry below it has no piece left), a tagged flag (the flat
+// kernel left a block-class segment), the long-segment entries, then the pool of tagged piece
+// partials.
 inline constexpr unsigned kSegmentCounterWords = 8;  // header and counters, padded
-inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4, kSpentEntriesWord = 5;
+// What the flat kernel stores in kLeftoverWord, with the call's tag, where it leaves a segment
+// longer than kFlatMax; any other word: nothing is left.
+inline constexpr unsigned kFlatLeftLong = 1;
+WARPFOLD_HOST_DEVICE constexpr unsigned long long flat_word(unsigned tag, unsigned what) {
+  return (static_cast<unsigned long long>(tag) << 32) | what;
+}
+inline constexpr unsigned kClassifiedWord = 2, kEntriesWord = 3, kPoolUsedWord = 4, kSpentEntriesWord = 5,
+                          kLeftoverWord = 6;
 inline constexpr unsigned kEntryWords = 8;           // flag, cursor, arrivals, segment, pool base, pieces, slot
 struct segments_layout {
   uint64_t max_entries = 0;

@@ -1,0 +1,221 @@
+// warpfold::segmented_reduce over offsets in calls of detail::kFlatMinSegments segments or more,
+// which the flat kernel serves up to the warp class and the segments kernel beyond it: every
+// class, CSR, shuffled, overlapping and reversed offsets, inputs at odd places, clamped offsets,
+// NaN and infinities, the types the flat kernel folds, and the same bits for a segment whatever
+// its neighbours in the call.
+#include "gpu/segmented_test_support.cuh"
+
+#include <limits>
+
+using namespace warpfold;
+using namespace warpfold::testing;
+
+namespace {
+
+// The smallest call the flat kernel takes, within the sanitizer's size cap (2^20 elements):
+// kFlatMinSegments segments, most of up to 5 elements, a fifth of 9 to 16 (its rows), two longer
+// than kFlatMax (the segments kernel's).
+std::vector<uint64_t> smallest_flat_lengths(uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::vector<uint64_t> lengths(detail::kFlatMinSegments);
+  for (uint64_t& len : lengths) len = gen() % 5 == 0 ? 9 + gen() % 8 : gen() % 6;
+  for (int k = 0; k < 2; ++k) lengths[gen() % lengths.size()] = detail::kFlatMax + 1 + gen() % 100;
+  return lengths;
+}
+
+// `count` lengths (at least kFlatMinSegments): every class up to the warp class, and where
+// `with_block`, block-class ones and a long one that the segments kernel folds after. `tiny`:
+// most of them 8 elements or fewer.
+std::vector<uint64_t> flat_call_lengths(uint64_t seed, unsigned elem_bytes, size_t count, bool with_block,
+                                        bool tiny = false) {
+  std::mt19937_64 gen(seed);
+  const uint64_t warp_max = detail::warp_max_items(elem_bytes);
+  std::vector<uint64_t> lengths(count);
+  for (uint64_t& len : lengths) {
+    const uint64_t pick = tiny && gen() % 400 != 0 ? gen() % 350 : gen() % 1000;
+    len = pick < 100   ? 0
+          : pick < 350 ? 1 + gen() % 8
+          : pick < 900 ? 9 + gen() % 120
+          : pick < 990 ? 129 + gen() % 400
+          : pick < 998 ? 529 + gen() % (warp_max - 528)
+          : with_block ? warp_max + 1 + gen() % (2 * warp_max)
+                       : warp_max;
+  }
+  if (with_block) lengths[gen() % count] = (uint64_t(1) << 18) + gen() % 1000;
+  return lengths;
+}
+
+// Values whose sums are exact in any order (quarters for floating types, small integers else),
+// with, where `specials`, a NaN, an infinity or both in about one segment in 50.
+template <class T>
+std::vector<T> flat_values(const segment_set& s, uint64_t seed, bool specials) {
+  std::vector<T> data;
+  if constexpr (std::is_floating_point_v<T>) {
+    data = quarter_values<T>(s.n, seed);
+  } else {
+    data = random_values<T>(s.n, seed, -1000, 1000);
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!specials) return data;
+    const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    std::mt19937_64 gen(seed + 1);
+    for (size_t k = 0; k < s.size(); ++k) {
+      const segment_range g = range_of(s, k, false);
+      if (g.len == 0 || gen() % 50 != 0) continue;
+      const uint64_t pick = gen() % 3;
+      data[g.begin + gen() % g.len] = pick == 0 ? nan : inf;
+      if (pick == 2) data[g.begin + gen() % g.len] = -inf;
+    }
+  }
+  return data;
+}
+
+struct flat_case {
+  size_t count = detail::kFlatMinSegments + 1000;
+  bool csr = true, with_block = true, with_length = false, specials = false, tiny = false, smallest = false;
+  size_t shift = 0;
+};
+
+// One call of the case's segments with `op` and `init`, every output against the reference (exact:
+// the data's sums are exact in any order), then again on the same temp storage, the same bits.
+template <class T, class Offset, class Op>
+void check_flat_call(const flat_case& c, Op op, T init, const std::string& what) {
+  const uint64_t seed = new_seed();
+  segment_set s = lay_out(c.smallest ? smallest_flat_lengths(seed)
+                                     : flat_call_lengths(seed, sizeof(T), c.count, c.with_block, c.tiny),
+                          seed + 1, c.csr);
+  WARPFOLD_REQUIRE_TEST_SIZE(s.n);
+  if (c.with_length) {  // offsets outside the input, clamped to it
+    const int64_t n = int64_t(s.n);
+    std::mt19937_64 gen(seed + 2);
+    for (const auto& [b, e] : std::vector<std::pair<int64_t, int64_t>>{{-5, 30}, {n - 20, n + 100}, {n + 1, n + 50}}) {
+      const size_t k = gen() % s.size();
+      s.csr = false;
+      s.begin.insert(s.begin.begin() + k, b);
+      s.end.insert(s.end.begin() + k, e);
+    }
+  }
+  const std::vector<T> data = flat_values<T>(s, seed + 3, c.specials);
+  offset_buffer<T> in(data, c.shift);
+  const device_offsets<Offset> off(s);
+  segmented_runner runner;
+  const auto call = [&](void* t, size_t& b, T* o) {
+    return c.with_length ? segmented_reduce(t, b, in.get(), s.n, o, s.size(), off.begin, off.end, op, init)
+                         : segmented_reduce(t, b, in.get(), o, s.size(), off.begin, off.end, op, init);
+  };
+  const std::string where = what + (c.csr ? ", CSR" : ", begin/end") + ", shift " + std::to_string(c.shift) +
+                            (c.with_length ? ", with the length" : "") + ", seed " + std::to_string(seed);
+  const std::vector<T> got = runner.run<T>(s.size(), call);
+  for (size_t k = 0; k < s.size(); ++k) {
+    const segment_range r = range_of(s, k, c.with_length);
+    const T want = reference_fold(r.len, init, op, [&](uint64_t j) { return data[r.begin + j]; });
+    ASSERT_TRUE(same_value(got[k], want)) << where << ": segment " << k << " of length " << r.len << ", got "
+                                          << got[k] << ", expected " << want;
+  }
+  const std::vector<T> again = runner.run<T>(s.size(), call);
+  ASSERT_EQ(std::memcmp(got.data(), again.data(), got.size() * sizeof(T)), 0) << "not reproducible: " << where;
+}
+
+// The case's float sums (or, `as_double`, double sums with int64 offsets) with CSR offsets and
+// with begin and end arrays (shuffled, with gaps and reversed segments).
+void check_both_layouts(flat_case c, float init, const std::string& what, bool as_double = false) {
+  for (bool csr : {true, false}) {
+    c.csr = csr;
+    if (as_double) {
+      check_flat_call<double, int64_t>(c, plus{}, double(init), what);
+    } else {
+      check_flat_call<float, int32_t>(c, plus{}, init, what);
+    }
+  }
+}
+
+TEST(SegmentedFlat, FloatSumsOfEveryClassAndLayout) {
+  WARPFOLD_REQUIRE_GPU();
+  for (size_t shift : {0, 1, 3}) {
+    flat_case c;
+    c.shift = shift;
+    check_both_layouts(c, 0.5f, "float sum");
+  }
+}
+
+// Calls whose segments are all of up to kFlatMax elements: the segments kernel after the flat one
+// finds nothing left and ends at once, on temp storage whose last call left some.
+TEST(SegmentedFlat, CallsWithoutBlockClassSegments) {
+  WARPFOLD_REQUIRE_GPU();
+  for (bool with_block : {true, false, true, false}) {
+    flat_case c;
+    c.with_block = with_block;
+    c.count = detail::kFlatMinSegments;
+    check_flat_call<float, int64_t>(c, plus{}, -0.25f, with_block ? "with block-class" : "without block-class");
+  }
+}
+
+// The smallest flat call, which the sanitizer's capped pass runs too.
+TEST(SegmentedFlat, SmallestCall) {
+  WARPFOLD_REQUIRE_GPU();
+  flat_case c;
+  c.smallest = true;
+  c.shift = 1;
+  check_both_layouts(c, 0.5f, "smallest flat call");
+}
+
+// Segments of mostly 8 elements or fewer, which the flat kernel folds one per lane.
+TEST(SegmentedFlat, TinySegments) {
+  WARPFOLD_REQUIRE_GPU();
+  flat_case c;
+  c.tiny = true;
+  c.shift = 3;
+  check_both_layouts(c, 1.0f, "tiny segments");
+}
+
+TEST(SegmentedFlat, ClampedOffsetsNeverReadOutside) {
+  WARPFOLD_REQUIRE_GPU();
+  flat_case c;
+  c.with_length = true;
+  c.shift = 1;
+  check_both_layouts(c, 0.25f, "double sum, clamped", true);
+}
+
+// A NaN makes a segment's sum and maximum NaN; +inf and -inf sum to NaN.
+TEST(SegmentedFlat, NanAndInfinities) {
+  WARPFOLD_REQUIRE_GPU();
+  flat_case c;
+  c.specials = true;
+  c.shift = 2;
+  check_flat_call<float, int32_t>(c, plus{}, 0.0f, "float sum with NaN and infinities");
+  check_flat_call<float, int32_t>(c, maximum{}, -100.0f, "float maximum with NaN and infinities");
+  c.csr = false;
+  check_flat_call<double, int32_t>(c, minimum{}, 100.0, "double minimum with NaN and infinities");
+}
+
+TEST(SegmentedFlat, IntegerSumsAndMaxima) {
+  WARPFOLD_REQUIRE_GPU();
+  flat_case c;
+  c.shift = 1;
+  check_flat_call<int64_t, int64_t>(c, plus{}, int64_t(7), "int64 sum");
+  c.csr = false;
+  check_flat_call<int32_t, int32_t>(c, maximum{}, int32_t(-5000), "int32 maximum");
+}
+
+// The same segments in other arrangements of a flat call (an empty segment after about every
+// third; shuffled, so that a warp's segments are out of order; each listed twice, so that they
+// overlap): each segment's bits are the same in all, its sum within the bound of its additions.
+// The same segments in other arrangements of a flat call: a warp's segments then lie out of order
+// (shuffled) or overlap (each listed twice), and some warps' 32 have other neighbours.
+template <class T>
+void check_flat_bits_in_any_arrangement(size_t shift) {
+  const uint64_t seed = new_seed();
+  const segment_set s = lay_out(flat_call_lengths(seed, sizeof(T), detail::kFlatMinSegments + 500, true), seed + 1, true);
+  WARPFOLD_REQUIRE_TEST_SIZE(s.n);
+  check_same_bits_in_any_arrangement(s, order_sensitive_values<T>(s.n, seed + 2), shift, seed);
+}
+
+TEST(SegmentedFlat, SegmentsGiveTheSameBitsInAnyArrangement) {
+  WARPFOLD_REQUIRE_GPU();
+  for (size_t shift : all_or_one<size_t>({0, 3})) {
+    check_flat_bits_in_any_arrangement<float>(shift);
+    check_flat_bits_in_any_arrangement<double>(shift);
+  }
+}
+
+}  // namespace
