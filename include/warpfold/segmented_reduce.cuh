@@ -30,21 +30,22 @@
 //   the segment (the first among equals; NaN counts as most extreme, as for argmin); an empty
 //   segment gives {T{}, 0}.
 // * Reproducible: a segment's fold order depends on its length, its alignment and the device (its
-//   grid), and on the call's size: a call of 2^17 segments or more with offsets folds its segments
-//   of 9 to 512 elements in another order than a smaller call (the flat kernel), and a segment
-//   long enough to be cut into pieces (six tiles of 16 KiB or more) is cut by the input's length
-//   where the call gives it, else by the number of segments. Never on the other segments' values
-//   or lengths, nor on which block took which part of it, so the same call gives the same bits run
-//   to run (docs/segmented.md describes the regimes).
+//   grid), and on the call's size: a call of 2^17 segments or more with offsets, of the types the
+//   flat kernel folds (below), folds its segments of 9 to 512 elements in another order than a
+//   smaller call, one that depends on their address modulo 512 elements; and a segment long
+//   enough to be cut into pieces (six tiles of 16 KiB or more) is cut by the input's length where
+//   the call gives it, else by the number of segments. Never on the other segments' values or
+//   lengths, nor on which block took which part of it, so the same call gives the same bits run to
+//   run (docs/segmented.md describes the regimes).
 // * Temp storage: its size depends on the types, the operator, the device, and for the overloads
 //   that know the input's length (num_items, segment_size), on that length; never on the offsets'
 //   values. It needs no initialisation; two calls running at once need two. Long segments are
 //   shared by the whole grid through it: without the input's length it holds 32 segments shared
 //   grid-wide at once, and a long segment beyond those is reduced by one block (the same bits,
 //   more slowly); with the length, every long segment fits.
-// * Asynchronous on `stream`: one kernel launch, two for a call of 2^17 segments or more of 4- or
-//   8-byte arithmetic types folded into their own type (in a CUDA graph capture, a memset node
-//   before them).
+// * Asynchronous on `stream`: one kernel launch, two for a call with offsets of 2^17 segments or
+//   more whose elements are a 4- or 8-byte arithmetic type folded into that same type (the flat
+//   kernel first; in a CUDA graph capture, a memset node before them).
 // * A misuse (temp storage shared by two calls at once, freed or overwritten during the call) ends
 //   instead of hanging, as for reduce: warpfold::last_combine_status(d_temp) then reports it.
 //

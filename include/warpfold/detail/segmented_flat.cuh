@@ -38,12 +38,11 @@ inline constexpr bool is_convert_form = false;
 template <class Transform>
 inline constexpr bool is_convert_form<convert<Transform>> = true;
 
-// The element, accumulator and form types the flat kernel folds: arithmetic types of 4 or 8 bytes,
-// the accumulator as wide as the element (a row's elements and folds then share registers).
+// The element, accumulator and form types the flat kernel folds: an arithmetic type of 4 or 8
+// bytes folded into itself (a row's elements and folds then share registers).
 template <class T, class Acc, class Form>
-inline constexpr bool flat_types = std::is_arithmetic_v<T> && std::is_arithmetic_v<Acc> &&
-                                   (sizeof(T) == 4 || sizeof(T) == 8) && sizeof(Acc) == sizeof(T) &&
-                                   is_convert_form<Form>;
+inline constexpr bool flat_types = std::is_arithmetic_v<T> && std::is_same_v<T, Acc> &&
+                                   (sizeof(T) == 4 || sizeof(T) == 8) && is_convert_form<Form>;
 
 // A warp's shared memory: the row's folds, vector k of lane L at table[k][L]; each lane's open
 // value; its head bits, in two buffers used by turns, so that a row clears the buffer of the row

@@ -302,8 +302,8 @@ WARPFOLD_HOST_DEVICE constexpr uint64_t pool_pieces(bool knows_total, uint64_t t
 // Temp storage of the segments kernel, in 8-byte words: the header (epoch, status: combine.cuh's,
 // so that last_combine_status reads it), three tagged counters (tiles classified, entries, pool
 // pieces used), a tagged hint (every entry below it has no piece left), a tagged flag (the flat
-// kernel left a block-class segment), the long-segment entries, then the pool of tagged piece
-// partials.
+// kernel left a segment longer than kFlatMax), the long-segment entries, then the pool of tagged
+// piece partials.
 inline constexpr unsigned kSegmentCounterWords = 8;  // header and counters, padded
 // What the flat kernel stores in kLeftoverWord, with the call's tag, where it leaves a segment
 // longer than kFlatMax; any other word: nothing is left.
