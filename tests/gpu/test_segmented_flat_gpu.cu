@@ -24,8 +24,8 @@ std::vector<uint64_t> smallest_flat_lengths(uint64_t seed) {
 }
 
 // `count` lengths (at least kFlatMinSegments): every class up to the warp class, and where
-// `with_block`, block-class ones and a long one that the segments kernel folds after. `tiny`:
-// most of them 8 elements or fewer.
+// `with_block`, block-class ones and a long one; without, none longer than kFlatMax, so that the
+// flat kernel leaves nothing to the segments kernel. `tiny`: most of them 8 elements or fewer.
 std::vector<uint64_t> flat_call_lengths(uint64_t seed, unsigned elem_bytes, size_t count, bool with_block,
                                         bool tiny = false) {
   std::mt19937_64 gen(seed);
@@ -41,7 +41,11 @@ std::vector<uint64_t> flat_call_lengths(uint64_t seed, unsigned elem_bytes, size
           : with_block ? warp_max + 1 + gen() % (2 * warp_max)
                        : warp_max;
   }
-  if (with_block) lengths[gen() % count] = (uint64_t(1) << 18) + gen() % 1000;
+  if (with_block) {
+    lengths[gen() % count] = (uint64_t(1) << 18) + gen() % 1000;
+  } else {
+    for (uint64_t& len : lengths) len = std::min<uint64_t>(len, detail::kFlatMax);
+  }
   return lengths;
 }
 
@@ -79,7 +83,7 @@ struct flat_case {
 // One call of the case's segments with `op` and `init`, every output against the reference (exact:
 // the data's sums are exact in any order), then again on the same temp storage, the same bits.
 template <class T, class Offset, class Op>
-void check_flat_call(const flat_case& c, Op op, T init, const std::string& what) {
+void check_flat_call(const flat_case& c, Op op, T init, const std::string& what, segmented_runner* shared = nullptr) {
   const uint64_t seed = new_seed();
   segment_set s = lay_out(c.smallest ? smallest_flat_lengths(seed)
                                      : flat_call_lengths(seed, sizeof(T), c.count, c.with_block, c.tiny),
@@ -98,7 +102,8 @@ void check_flat_call(const flat_case& c, Op op, T init, const std::string& what)
   const std::vector<T> data = flat_values<T>(s, seed + 3, c.specials);
   offset_buffer<T> in(data, c.shift);
   const device_offsets<Offset> off(s);
-  segmented_runner runner;
+  segmented_runner own;
+  segmented_runner& runner = shared != nullptr ? *shared : own;
   const auto call = [&](void* t, size_t& b, T* o) {
     return c.with_length ? segmented_reduce(t, b, in.get(), s.n, o, s.size(), off.begin, off.end, op, init)
                          : segmented_reduce(t, b, in.get(), o, s.size(), off.begin, off.end, op, init);
@@ -139,14 +144,16 @@ TEST(SegmentedFlat, FloatSumsOfEveryClassAndLayout) {
 }
 
 // Calls whose segments are all of up to kFlatMax elements: the segments kernel after the flat one
-// finds nothing left and ends at once, on temp storage whose last call left some.
-TEST(SegmentedFlat, CallsWithoutBlockClassSegments) {
+// finds nothing left and ends at once, on temp storage whose last call left a long segment.
+TEST(SegmentedFlat, CallsWithNothingLeft) {
   WARPFOLD_REQUIRE_GPU();
+  segmented_runner runner;
   for (bool with_block : {true, false, true, false}) {
     flat_case c;
     c.with_block = with_block;
     c.count = detail::kFlatMinSegments;
-    check_flat_call<float, int64_t>(c, plus{}, -0.25f, with_block ? "with block-class" : "without block-class");
+    check_flat_call<float, int64_t>(c, plus{}, -0.25f, with_block ? "with long segments" : "with nothing left",
+                                    &runner);
   }
 }
 
@@ -197,9 +204,76 @@ TEST(SegmentedFlat, IntegerSumsAndMaxima) {
   check_flat_call<int32_t, int32_t>(c, maximum{}, int32_t(-5000), "int32 maximum");
 }
 
-// The same segments in other arrangements of a flat call (an empty segment after about every
-// third; shuffled, so that a warp's segments are out of order; each listed twice, so that they
-// overlap): each segment's bits are the same in all, its sum within the bound of its additions.
+// The kernel nodes of a captured call of float sums over segments of these lengths, and the
+// outputs of two replays of it (each on outputs poisoned first), checked against the reference.
+size_t kernels_of_captured_call(const std::vector<uint64_t>& lengths, uint64_t seed) {
+  const segment_set s = lay_out(lengths, seed + 1, true);
+  const std::vector<float> data = quarter_values<float>(s.n, seed + 2);
+  offset_buffer<float> in(data, 1);
+  const device_offsets<int32_t> off(s);
+  const device_vector<float> out(std::vector<float>(s.size()));
+  size_t bytes = 0;
+  EXPECT_EQ(segmented_reduce(nullptr, bytes, in.get(), out.get(), s.size(), off.begin, off.end, plus{}, 0.5f),
+            cudaSuccess);
+  const device_vector<char> temp(std::vector<char>(bytes, 0x5a));
+  cudaStream_t stream = nullptr;
+  EXPECT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  // One call outside the capture first: the kernels' launch handles and capacities are then known,
+  // and the replays meet the words it left under another tag.
+  EXPECT_EQ(segmented_reduce(temp.get(), bytes, in.get(), out.get(), s.size(), off.begin, off.end, plus{}, 0.5f, stream),
+            cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  EXPECT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  EXPECT_EQ(segmented_reduce(temp.get(), bytes, in.get(), out.get(), s.size(), off.begin, off.end, plus{}, 0.5f, stream),
+            cudaSuccess);
+  EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  size_t nodes = 0;
+  EXPECT_EQ(cudaGraphGetNodes(graph, nullptr, &nodes), cudaSuccess);
+  std::vector<cudaGraphNode_t> node(nodes);
+  EXPECT_EQ(cudaGraphGetNodes(graph, node.data(), &nodes), cudaSuccess);
+  size_t kernels = 0;
+  for (cudaGraphNode_t n : node) {
+    cudaGraphNodeType type{};
+    EXPECT_EQ(cudaGraphNodeGetType(n, &type), cudaSuccess);
+    kernels += type == cudaGraphNodeTypeKernel;
+  }
+  cudaGraphExec_t exec = nullptr;
+  EXPECT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < 2; ++replay) {  // the graph's memset clears the words of the one before
+    EXPECT_EQ(cudaMemsetAsync(out.get(), 0x5a, s.size() * sizeof(float), stream), cudaSuccess);
+    EXPECT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    std::vector<float> got(s.size());
+    EXPECT_EQ(cudaMemcpyAsync(got.data(), out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    for (size_t k = 0; k < s.size(); ++k) {
+      const segment_range r = range_of(s, k, false);
+      const float want = reference_fold(r.len, 0.5f, plus{}, [&](uint64_t j) { return data[r.begin + j]; });
+      if (!same_value(got[k], want)) {
+        ADD_FAILURE() << "replay " << replay << ", segment " << k << " of " << s.size() << ": " << got[k]
+                      << " against " << want << ", seed " << seed;
+        break;
+      }
+    }
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  return kernels;
+}
+
+// A call of kFlatMinSegments segments runs the flat kernel and then the segments kernel, one
+// segment fewer the segments kernel alone; both, captured in a graph and replayed, give the
+// reference.
+TEST(SegmentedFlat, CapturedCallsHoldTheFlatKernelFromItsThreshold) {
+  WARPFOLD_REQUIRE_GPU();
+  const uint64_t seed = new_seed();
+  std::vector<uint64_t> lengths = smallest_flat_lengths(seed);
+  EXPECT_EQ(kernels_of_captured_call(lengths, seed), 2u);
+  lengths.pop_back();
+  EXPECT_EQ(kernels_of_captured_call(lengths, seed), 1u);
+}
+
 // The same segments in other arrangements of a flat call: a warp's segments then lie out of order
 // (shuffled) or overlap (each listed twice), and some warps' 32 have other neighbours.
 template <class T>
