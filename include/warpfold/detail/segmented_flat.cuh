@@ -31,7 +31,6 @@ namespace warpfold::detail {
 
 inline constexpr unsigned kFlatLane = 16;             // elements per lane of a row
 inline constexpr unsigned kFlatRow = 32 * kFlatLane;  // elements per row
-inline constexpr unsigned kFlatFullMask = 0xffffffffu;
 
 template <class Form>
 inline constexpr bool is_convert_form = false;
@@ -57,29 +56,6 @@ struct flat_warp_storage {
   Acc open_of[32];
   unsigned heads[2][32];
 };
-
-// The least x of the warp's lanes.
-__device__ __forceinline__ unsigned warp_min(unsigned x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(kFlatFullMask, x);
-#else
-  for (int d = 16; d > 0; d /= 2) {
-    const unsigned other = __shfl_xor_sync(kFlatFullMask, x, d);
-    x = other < x ? other : x;
-  }
-  return x;
-#endif
-}
-
-// The bits of x set in any of the warp's lanes.
-__device__ __forceinline__ unsigned warp_or(unsigned x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(kFlatFullMask, x);
-#else
-  for (int d = 16; d > 0; d /= 2) x |= __shfl_xor_sync(kFlatFullMask, x, d);
-  return x;
-#endif
-}
 
 // A flat segment as its lane sees it: element positions from the span's row base (32-bit).
 struct flat_lane {
@@ -148,7 +124,7 @@ struct flat_warp {
   __device__ __forceinline__ static unsigned row_bits(const flat_lane& me, unsigned hi) {
     if ((hi - 1) / kFlatRow >= 32) return 0u;
     const unsigned first = me.begin / kFlatRow, last = (me.end - 1) / kFlatRow;
-    return warp_or(me.flat ? (~0u >> (31 - last)) & (~0u << first) : 0u);
+    return warp::reduce_all(me.flat ? (~0u >> (31 - last)) & (~0u << first) : 0u, bit_or{});
   }
 
   // The next row after r that holds part of a flat segment (~0u: none).
@@ -162,7 +138,7 @@ struct flat_warp {
       const unsigned first = me.begin / kFlatRow, last = (me.end - 1) / kFlatRow;
       candidate = first > r ? first : last > r ? r + 1 : ~0u;
     }
-    return warp_min(candidate);
+    return warp::reduce_all(candidate, minimum{});
   }
 
   // The flat lanes' segments, all within [lo, hi) of the row base `base` (hi - lo < 2^31), in
@@ -195,16 +171,16 @@ struct flat_warp {
         sm.table[q][lane] = w;
       }
       if (next != ~0u) load_share(base, next * kFlatRow + kFlatLane * lane, lo, hi, x);
-      const unsigned heads = __ballot_sync(kFlatFullMask, hb != 0);
-      const int start = 31 - __clz(int(heads & (kFlatFullMask >> (31 - lane))));  // the last head lane up to this
+      const unsigned heads = __ballot_sync(warp::kFullMask, hb != 0);
+      const int start = 31 - __clz(int(heads & (warp::kFullMask >> (31 - lane))));  // the last head lane up to this
       const int reach = int(lane) - (start > 0 ? start : 0);
 #pragma unroll
       for (int d = 1; d < 32; d *= 2) {
-        const Acc other = __shfl_up_sync(kFlatFullMask, scan, d);
+        const Acc other = __shfl_up_sync(warp::kFullMask, scan, d);
         if (d <= reach) scan = p.op(other, scan);
       }
-      const Acc row_end = __shfl_sync(kFlatFullMask, scan, 31);
-      const Acc left = __shfl_up_sync(kFlatFullMask, scan, 1);
+      const Acc row_end = __shfl_sync(warp::kFullMask, scan, 31);
+      const Acc left = __shfl_up_sync(warp::kFullMask, scan, 1);
       const bool head_before = (heads & ((1u << lane) - 1u)) != 0;
       sm.open_of[lane] = head_before ? left : lane == 0 ? carry : p.op(carry, left);
       carry = heads == 0 ? p.op(carry, row_end) : row_end;
@@ -241,18 +217,18 @@ struct flat_warp {
   __device__ void fold_group(unsigned flats, bool flat, int64_t begin, uint64_t len, uint64_t s) const {
     const int64_t end = begin + int64_t(len);
     const int low = __ffs(int(flats)) - 1, high = 31 - __clz(int(flats));
-    const int64_t first = __shfl_sync(kFlatFullMask, begin, low), last = __shfl_sync(kFlatFullMask, end, high);
+    const int64_t first = __shfl_sync(warp::kFullMask, begin, low), last = __shfl_sync(warp::kFullMask, end, high);
     const unsigned below = flats & ((1u << lane) - 1u);
     const int before = below != 0 ? 31 - __clz(int(below)) : int(lane);
-    const int64_t end_before = __shfl_sync(kFlatFullMask, end, before);
+    const int64_t end_before = __shfl_sync(warp::kFullMask, end, before);
     const bool in_order = !flat || below == 0 || begin >= end_before;
-    if (__all_sync(kFlatFullMask, in_order) && last - first < (int64_t(1) << 31)) {
+    if (__all_sync(warp::kFullMask, in_order) && last - first < (int64_t(1) << 31)) {
       return fold_span(first, uint64_t(last - first), flat, begin, len, s);
     }
     for (unsigned rest = flats; rest != 0; rest &= rest - 1) {
       const int one = __ffs(int(rest)) - 1;
-      const int64_t b = __shfl_sync(kFlatFullMask, begin, one);
-      const uint64_t n = __shfl_sync(kFlatFullMask, len, one);
+      const int64_t b = __shfl_sync(warp::kFullMask, begin, one);
+      const uint64_t n = __shfl_sync(warp::kFullMask, len, one);
       fold_span(b, n, int(lane) == one, b, n, s);
     }
   }
@@ -265,7 +241,7 @@ struct flat_warp {
     if (s < p.segments && slot.len == 0) write(s, Acc{}, false);
     if (slot.len > 0 && slot.len <= kFlatAloneMax) write(s, fold_alone(p.source.in + slot.base, unsigned(slot.len)), true);
     const bool flat = slot.len > kFlatAloneMax && slot.len <= kFlatMax;
-    const unsigned flats = __ballot_sync(kFlatFullMask, flat);
+    const unsigned flats = __ballot_sync(warp::kFullMask, flat);
     if (flats != 0) fold_group(flats, flat, slot.base, slot.len, s);
     return slot.len > kFlatMax;
   }
@@ -302,7 +278,7 @@ __global__ void __launch_bounds__(kSegmentThreads, flat_min_blocks<Params>) flat
     if (g + warps < groups) next = read(g + warps);
     left |= w.run_group(g, mine);
   }
-  if (__any_sync(kFlatFullMask, left) && lane == 0) {
+  if (__any_sync(warp::kFullMask, left) && lane == 0) {
     device_word(p.temp[kLeftoverWord]).store(flat_word(unsigned(p.key), kFlatLeftLong), cuda::memory_order_relaxed);
   }
 }

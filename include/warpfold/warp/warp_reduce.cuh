@@ -112,6 +112,26 @@ __device__ __forceinline__ T reduce_down_partial(T value, Op op, int valid) {
   }
 }
 
+// Reduces `value` over all 32 lanes of the calling warp; every lane receives the result. For an
+// operator whose result does not depend on the order (integer min, max, bitwise ops): a butterfly
+// of xor shuffles combines the lanes in a different order in each lane. One instruction
+// (redux.sync) where has_redux.
+template <class T, class Op>
+__device__ __forceinline__ T reduce_all(T value, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr bool use_redux = has_redux<T, Op>;
+#else
+  constexpr bool use_redux = false;
+#endif
+  if constexpr (use_redux) {
+    return redux<T, Op>(value);
+  } else {
+#pragma unroll
+    for (int mask = 16; mask > 0; mask >>= 1) value = op(value, shuffle_xor(value, mask));
+    return value;
+  }
+}
+
 // As reduce_down_partial with valid = 32, without its lane tests: lane 0 folds the same lanes in
 // the same order, so its result is bitwise the same.
 template <class T, class Op>
