@@ -66,6 +66,15 @@ inline constexpr bool has_redux =
     (std::is_same_v<Op, plus> || std::is_same_v<Op, minimum> || std::is_same_v<Op, maximum> ||
      std::is_same_v<Op, bit_and> || std::is_same_v<Op, bit_or> || std::is_same_v<Op, bit_xor>);
 
+// Whether this architecture's code reduces T with Op by redux.sync (has_redux, from sm_80 on).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+template <class T, class Op>
+inline constexpr bool uses_redux = has_redux<T, Op>;
+#else
+template <class T, class Op>
+inline constexpr bool uses_redux = false;
+#endif
+
 template <class T, class Op>
 __device__ __forceinline__ T redux_identity() {
   if constexpr (std::is_same_v<Op, minimum>) return cuda::std::numeric_limits<T>::max();
@@ -95,12 +104,7 @@ template <int Width = 32, class T, class Op>
 __device__ __forceinline__ T reduce_down_partial(T value, Op op, int valid) {
   static_assert(Width >= 2 && Width <= 32 && (Width & (Width - 1)) == 0, "Width is a power of two, 2 to 32");
   const int lane = threadIdx.x & 31;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  constexpr bool use_redux = has_redux<T, Op>;
-#else
-  constexpr bool use_redux = false;
-#endif
-  if constexpr (use_redux) {
+  if constexpr (uses_redux<T, Op>) {
     return redux<T, Op>(lane < valid ? value : redux_identity<T, Op>());
   } else {
 #pragma unroll
@@ -118,12 +122,7 @@ __device__ __forceinline__ T reduce_down_partial(T value, Op op, int valid) {
 // (redux.sync) where has_redux.
 template <class T, class Op>
 __device__ __forceinline__ T reduce_all(T value, Op op) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  constexpr bool use_redux = has_redux<T, Op>;
-#else
-  constexpr bool use_redux = false;
-#endif
-  if constexpr (use_redux) {
+  if constexpr (uses_redux<T, Op>) {
     return redux<T, Op>(value);
   } else {
 #pragma unroll
@@ -136,12 +135,11 @@ __device__ __forceinline__ T reduce_all(T value, Op op) {
 // the same order, so its result is bitwise the same.
 template <class T, class Op>
 __device__ __forceinline__ T reduce_down_all(T value, Op op) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (has_redux<T, Op>) return redux<T, Op>(value);
-  else return reduce_down(value, op);
-#else
-  return reduce_down(value, op);
-#endif
+  if constexpr (uses_redux<T, Op>) {
+    return redux<T, Op>(value);
+  } else {
+    return reduce_down(value, op);
+  }
 }
 
 }  // namespace warpfold::warp
