@@ -25,13 +25,18 @@ std::vector<uint64_t> smallest_flat_lengths(uint64_t seed) {
 
 // `count` lengths (at least kFlatMinSegments): every class up to the warp class, and where
 // `with_block`, block-class ones and a long one; without, none longer than kFlatMax, so that the
-// flat kernel leaves nothing to the segments kernel. `tiny`: most of them 8 elements or fewer.
+// flat kernel leaves nothing to the segments kernel. `tiny`: most of them 8 elements or fewer;
+// `only_tiny`: all of them.
 std::vector<uint64_t> flat_call_lengths(uint64_t seed, unsigned elem_bytes, size_t count, bool with_block,
-                                        bool tiny = false) {
+                                        bool tiny = false, bool only_tiny = false) {
   std::mt19937_64 gen(seed);
   const uint64_t warp_max = detail::warp_max_items(elem_bytes);
   std::vector<uint64_t> lengths(count);
   for (uint64_t& len : lengths) {
+    if (only_tiny) {
+      len = gen() % (detail::kFlatAloneMax + 1);
+      continue;
+    }
     const uint64_t pick = tiny && gen() % 400 != 0 ? gen() % 350 : gen() % 1000;
     len = pick < 100   ? 0
           : pick < 350 ? 1 + gen() % 8
@@ -76,7 +81,8 @@ std::vector<T> flat_values(const segment_set& s, uint64_t seed, bool specials) {
 
 struct flat_case {
   size_t count = detail::kFlatMinSegments + 1000;
-  bool csr = true, with_block = true, with_length = false, specials = false, tiny = false, smallest = false;
+  bool csr = true, with_block = true, with_length = false, specials = false, tiny = false, only_tiny = false,
+       smallest = false;
   size_t shift = 0;
 };
 
@@ -86,7 +92,7 @@ template <class T, class Offset, class Op>
 void check_flat_call(const flat_case& c, Op op, T init, const std::string& what, segmented_runner* shared = nullptr) {
   const uint64_t seed = new_seed();
   segment_set s = lay_out(c.smallest ? smallest_flat_lengths(seed)
-                                     : flat_call_lengths(seed, sizeof(T), c.count, c.with_block, c.tiny),
+                                     : flat_call_lengths(seed, sizeof(T), c.count, c.with_block, c.tiny, c.only_tiny),
                           seed + 1, c.csr);
   WARPFOLD_REQUIRE_TEST_SIZE(s.n);
   if (c.with_length) {  // offsets outside the input, clamped to it
@@ -166,13 +172,18 @@ TEST(SegmentedFlat, SmallestCall) {
   check_both_layouts(c, 0.5f, "smallest flat call");
 }
 
-// Segments of mostly 8 elements or fewer, which the flat kernel folds one per lane.
+// Segments of mostly 8 elements or fewer, which the flat kernel folds one per lane, its groups
+// without flat segments two at a time; then only such segments, in a count of groups that is odd.
 TEST(SegmentedFlat, TinySegments) {
   WARPFOLD_REQUIRE_GPU();
   flat_case c;
   c.tiny = true;
   c.shift = 3;
   check_both_layouts(c, 1.0f, "tiny segments");
+  c.only_tiny = true;
+  c.with_block = false;
+  c.count = detail::kFlatMinSegments + 32 * 37 + 5;
+  check_both_layouts(c, 1.0f, "only tiny segments");
 }
 
 TEST(SegmentedFlat, ClampedOffsetsNeverReadOutside) {

@@ -5,7 +5,8 @@
 //
 // A warp takes 32 consecutive segments, a group, each lane reading one segment's offsets. Empty
 // segments get init; a segment of up to kFlatAloneMax elements is folded by its lane, element by
-// element; the others of up to kFlatMax elements (the flat segments) in one pass over the rows
+// element. A warp takes its groups without flat segments two at a time, both groups' loads in flight
+// together: one lane's few elements alone keep too few bytes in flight. The others of up to kFlatMax elements (the flat segments) in one pass over the rows
 // of kFlatRow elements that hold them. Rows lie on kFlatRow-element boundaries of the address
 // space, so that a segment's fold depends on its length and its address modulo a row only. In a
 // row, lane L holds elements 16L … 16L + 15 and folds them in place, restarting at each flat
@@ -84,16 +85,59 @@ struct flat_warp {
     p.out[s] = p.form.finish(p.op, p.init, total, has);
   }
 
-  // A segment of 1 … kFlatAloneMax elements, in element order.
-  __device__ __forceinline__ Acc fold_alone(const T* e, unsigned len) const {
-    T v[kFlatAloneMax];
+  // The elements of a segment of up to kFlatAloneMax elements, T{} past its length.
+  __device__ __forceinline__ void load_alone(const segment_slot& slot, T (&v)[kFlatAloneMax]) const {
+    const T* e = p.source.in + slot.base;
+    const unsigned len = unsigned(slot.len);
 #pragma unroll
     for (unsigned k = 0; k < kFlatAloneMax; ++k) v[k] = k < len ? e[k] : T{};
+  }
+
+  // A segment of 1 … kFlatAloneMax elements loaded already, in element order.
+  __device__ __forceinline__ Acc fold_alone(const T (&v)[kFlatAloneMax], unsigned len) const {
     Acc acc = lift(v[0]);
 #pragma unroll
     for (unsigned k = 1; k < kFlatAloneMax; ++k)
       if (k < len) acc = p.op(acc, lift(v[k]));
     return acc;
+  }
+
+  // Lane i's segment 32·g + i of a group without flat segments, its elements loaded (v).
+  __device__ __forceinline__ void finish_short(uint64_t g, const segment_slot& slot, const T (&v)[kFlatAloneMax]) const {
+    const uint64_t s = g * 32 + lane;
+    if (s < p.segments) write(s, fold_alone(v, unsigned(slot.len)), slot.len != 0);
+  }
+
+  // Groups g, g + warps, … whose segments hold at most kFlatAloneMax elements each, two at a
+  // time, so that both groups' loads are in flight together; slot is lane i's of group g, and
+  // `next` holds the offsets of group g + warps. Returns the first group not taken, with `next`
+  // holding its offsets.
+  template <class Read>
+  __device__ uint64_t run_short_groups(uint64_t g, segment_slot slot, typename Source::raw_slot& next, uint64_t warps,
+                                       uint64_t groups, const Read& read) const {
+    for (;;) {
+      T v[kFlatAloneMax];
+      load_alone(slot, v);
+      const uint64_t h = g + warps;
+      const segment_slot later = slot_in(h, next);
+      if (h >= groups || __ballot_sync(warp::kFullMask, later.len > kFlatAloneMax) != 0) {
+        finish_short(g, slot, v);
+        return h;
+      }
+      const typename Source::raw_slot after = read(h + warps);
+      next = read(h + 2 * warps);
+      T u[kFlatAloneMax];
+      load_alone(later, u);
+      finish_short(g, slot, v);
+      finish_short(h, later, u);
+      g = h + warps;
+      if (g >= groups) return g;
+      slot = slot_in(g, after);
+      if (__ballot_sync(warp::kFullMask, slot.len > kFlatAloneMax) != 0) {
+        next = after;
+        return g;
+      }
+    }
   }
 
   // Lane i's segment 32·g + i of group g, its offsets read already (raw); empty past the last.
@@ -233,13 +277,16 @@ struct flat_warp {
     }
   }
 
-  // Group g: lane i's segment 32·g + i, its offsets read already (raw). True where the lane's
-  // segment is left to the segments kernel.
-  __device__ __forceinline__ bool run_group(uint64_t g, const typename Source::raw_slot& raw) const {
+  // Group g: lane i's segment 32·g + i (slot). True where the lane's segment is left to the
+  // segments kernel.
+  __device__ __forceinline__ bool run_group(uint64_t g, const segment_slot& slot) const {
     const uint64_t s = g * 32 + lane;
-    const segment_slot slot = slot_in(g, raw);
     if (s < p.segments && slot.len == 0) write(s, Acc{}, false);
-    if (slot.len > 0 && slot.len <= kFlatAloneMax) write(s, fold_alone(p.source.in + slot.base, unsigned(slot.len)), true);
+    if (slot.len > 0 && slot.len <= kFlatAloneMax) {
+      T v[kFlatAloneMax];
+      load_alone(slot, v);
+      write(s, fold_alone(v, unsigned(slot.len)), true);
+    }
     const bool flat = slot.len > kFlatAloneMax && slot.len <= kFlatMax;
     const unsigned flats = __ballot_sync(warp::kFullMask, flat);
     if (flats != 0) fold_group(flats, flat, slot.base, slot.len, s);
@@ -273,10 +320,16 @@ __global__ void __launch_bounds__(kSegmentThreads, flat_min_blocks<Params>) flat
   uint64_t g = uint64_t(blockIdx.x) * kSegmentWarps + warp;
   typename Source::raw_slot next = g < groups ? read(g) : typename Source::raw_slot{};
   bool left = false;
-  for (; g < groups; g += warps) {
+  while (g < groups) {
     const typename Source::raw_slot mine = next;
     if (g + warps < groups) next = read(g + warps);
-    left |= w.run_group(g, mine);
+    const segment_slot slot = w.slot_in(g, mine);
+    if (__ballot_sync(warp::kFullMask, slot.len > kFlatAloneMax) == 0) {
+      g = w.run_short_groups(g, slot, next, warps, groups, read);
+      continue;
+    }
+    left |= w.run_group(g, slot);
+    g += warps;
   }
   if (__any_sync(warp::kFullMask, left) && lane == 0) {
     device_word(p.temp[kLeftoverWord]).store(flat_word(unsigned(p.key), kFlatLeftLong), cuda::memory_order_relaxed);
