@@ -249,8 +249,9 @@ struct flat_warp {
                                             uint64_t s) const {
     constexpr uintptr_t kRowBytes = uintptr_t(kFlatRow) * sizeof(T);
     const T* at_first = p.source.in + first;
-    const T* base = reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(at_first) / kRowBytes * kRowBytes);
-    const unsigned lo = unsigned(at_first - base);
+    // The row base by pointer arithmetic on the input, so that its loads stay global loads.
+    const unsigned lo = unsigned(reinterpret_cast<uintptr_t>(at_first) % kRowBytes / sizeof(T));
+    const T* base = at_first - lo;
     const unsigned mine = unsigned(begin - first) + lo;
     const flat_lane me{flat, mine, mine + unsigned(len), s};
     fold_rows(base, lo, lo + unsigned(span), me);
