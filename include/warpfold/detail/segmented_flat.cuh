@@ -1,7 +1,7 @@
 #pragma once
 // The flat kernel: the segments of up to kFlatMax elements of a segmented_reduce call of many
 // segments with offsets, folded before the segments kernel takes the longer ones
-// (docs/segmented.md, "The flat fold"; docs/design.md, SG74).
+// (docs/segmented.md, "Many short segments: the flat kernel first"; docs/design.md, SG74, SG75).
 //
 // A warp takes 32 consecutive segments, a group, each lane reading one segment's offsets. Empty
 // segments get init; a segment of up to kFlatAloneMax elements is folded by its lane, element by
