@@ -173,7 +173,8 @@ TEST(SegmentedFlat, SmallestCall) {
 }
 
 // Segments of mostly 8 elements or fewer, which the flat kernel folds one per lane, its groups
-// without flat segments two at a time; then only such segments, in a count of groups that is odd.
+// without flat segments two at a time; then only such segments, in a count of groups that is odd:
+// float and double sums, int64 sums, and float maxima over NaN and infinities with clamped offsets.
 TEST(SegmentedFlat, TinySegments) {
   WARPFOLD_REQUIRE_GPU();
   flat_case c;
@@ -184,6 +185,11 @@ TEST(SegmentedFlat, TinySegments) {
   c.with_block = false;
   c.count = detail::kFlatMinSegments + 32 * 37 + 5;
   check_both_layouts(c, 1.0f, "only tiny segments");
+  check_both_layouts(c, 0.5f, "only tiny segments, double", true);
+  check_flat_call<int64_t, int64_t>(c, plus{}, int64_t(7), "only tiny segments, int64 sum");
+  c.with_length = true;
+  c.specials = true;
+  check_flat_call<float, int32_t>(c, maximum{}, -100.0f, "only tiny segments, float maximum with NaN and infinities");
 }
 
 TEST(SegmentedFlat, ClampedOffsetsNeverReadOutside) {
