@@ -5,9 +5,10 @@
 //
 // A warp takes 32 consecutive segments, a group, each lane reading one segment's offsets. Empty
 // segments get init; a segment of up to kFlatAloneMax elements is folded by its lane, element by
-// element. A warp takes its groups without flat segments two at a time, both groups' loads in flight
-// together: one lane's few elements alone keep too few bytes in flight. The others of up to kFlatMax elements (the flat segments) in one pass over the rows
-// of kFlatRow elements that hold them. Rows lie on kFlatRow-element boundaries of the address
+// element, and a warp takes its groups with no longer segment two at a time, both groups' loads
+// in flight together (one lane's few elements alone keep too few bytes in flight). The others of
+// up to kFlatMax elements (the flat segments) are folded in one pass over the rows of kFlatRow
+// elements that hold them. Rows lie on kFlatRow-element boundaries of the address
 // space, so that a segment's fold depends on its length and its address modulo a row only. In a
 // row, lane L holds elements 16L … 16L + 15 and folds them in place, restarting at each flat
 // segment's start (a head); a segmented scan across the lanes carries a segment over lanes, a
@@ -102,8 +103,10 @@ struct flat_warp {
     return acc;
   }
 
-  // Lane i's segment 32·g + i of a group without flat segments, its elements loaded (v).
-  __device__ __forceinline__ void finish_short(uint64_t g, const segment_slot& slot, const T (&v)[kFlatAloneMax]) const {
+  // Lane i's segment 32·g + i of a group with no segment longer than kFlatAloneMax, its elements
+  // loaded (v).
+  __device__ __forceinline__ void finish_short(uint64_t g, const segment_slot& slot,
+                                               const T (&v)[kFlatAloneMax]) const {
     const uint64_t s = g * 32 + lane;
     if (s < p.segments) write(s, fold_alone(v, unsigned(slot.len)), slot.len != 0);
   }
