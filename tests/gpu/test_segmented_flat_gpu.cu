@@ -79,10 +79,25 @@ std::vector<T> flat_values(const segment_set& s, uint64_t seed, bool specials) {
   return data;
 }
 
+// `count` lengths in groups of 32: about a third of the groups (drawn) hold one segment of 9 to
+// 40 elements, the others only segments of up to 3 elements. Enough groups that every warp of the
+// flat kernel takes several, so that its runs of short groups go in pairs, continue and end in
+// each way; few elements in all (within the sanitizer's cap).
+std::vector<uint64_t> short_run_lengths(uint64_t seed, size_t count) {
+  std::mt19937_64 gen(seed);
+  std::vector<uint64_t> lengths(count);
+  for (size_t g = 0; g < count; g += 32) {
+    const size_t in_group = std::min<size_t>(32, count - g);
+    for (size_t k = g; k < g + in_group; ++k) lengths[k] = gen() % 4;
+    if (gen() % 3 == 0) lengths[g + gen() % in_group] = 9 + gen() % 32;
+  }
+  return lengths;
+}
+
 struct flat_case {
   size_t count = detail::kFlatMinSegments + 1000;
   bool csr = true, with_block = true, with_length = false, specials = false, tiny = false, only_tiny = false,
-       smallest = false;
+       smallest = false, short_runs = false;
   size_t shift = 0;
 };
 
@@ -91,9 +106,11 @@ struct flat_case {
 template <class T, class Offset, class Op>
 void check_flat_call(const flat_case& c, Op op, T init, const std::string& what, segmented_runner* shared = nullptr) {
   const uint64_t seed = new_seed();
-  segment_set s = lay_out(c.smallest ? smallest_flat_lengths(seed)
-                                     : flat_call_lengths(seed, sizeof(T), c.count, c.with_block, c.tiny, c.only_tiny),
-                          seed + 1, c.csr);
+  std::vector<uint64_t> lengths = c.smallest     ? smallest_flat_lengths(seed)
+                                  : c.short_runs ? short_run_lengths(seed, c.count)
+                                                 : flat_call_lengths(seed, sizeof(T), c.count, c.with_block, c.tiny,
+                                                                     c.only_tiny);
+  segment_set s = lay_out(lengths, seed + 1, c.csr);
   WARPFOLD_REQUIRE_TEST_SIZE(s.n);
   if (c.with_length) {  // offsets outside the input, clamped to it
     const int64_t n = int64_t(s.n);
@@ -172,9 +189,8 @@ TEST(SegmentedFlat, SmallestCall) {
   check_both_layouts(c, 0.5f, "smallest flat call");
 }
 
-// Segments of mostly 8 elements or fewer, which the flat kernel folds one per lane, its groups
-// without flat segments two at a time; then only such segments, in a count of groups that is odd:
-// float and double sums, int64 sums, and float maxima over NaN and infinities with clamped offsets.
+// Segments of mostly 8 elements or fewer, which the flat kernel folds one per lane; then only such
+// segments, the last group partial.
 TEST(SegmentedFlat, TinySegments) {
   WARPFOLD_REQUIRE_GPU();
   flat_case c;
@@ -185,11 +201,24 @@ TEST(SegmentedFlat, TinySegments) {
   c.with_block = false;
   c.count = detail::kFlatMinSegments + 32 * 37 + 5;
   check_both_layouts(c, 1.0f, "only tiny segments");
-  check_both_layouts(c, 0.5f, "only tiny segments, double", true);
-  check_flat_call<int64_t, int64_t>(c, plus{}, int64_t(7), "only tiny segments, int64 sum");
+}
+
+// Runs of groups without a segment longer than 8 elements, which a warp takes two at a time, broken
+// at random by groups with a longer one: float and double sums, int64 sums, and float maxima over
+// NaN and infinities with clamped offsets (whose three inserted segments are longer).
+TEST(SegmentedFlat, RunsOfShortGroups) {
+  WARPFOLD_REQUIRE_GPU();
+  flat_case c;
+  c.short_runs = true;
+  c.count = (size_t(1) << 19) + 37;
+  c.shift = 1;
+  check_both_layouts(c, 1.0f, "runs of short groups");
+  check_both_layouts(c, 0.5f, "runs of short groups, double", true);
+  check_flat_call<int64_t, int64_t>(c, plus{}, int64_t(7), "runs of short groups, int64 sum");
   c.with_length = true;
   c.specials = true;
-  check_flat_call<float, int32_t>(c, maximum{}, -100.0f, "only tiny segments, float maximum with NaN and infinities");
+  check_flat_call<float, int32_t>(c, maximum{}, -100.0f,
+                                  "runs of short groups, float maximum with NaN and infinities");
 }
 
 TEST(SegmentedFlat, ClampedOffsetsNeverReadOutside) {
