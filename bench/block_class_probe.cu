@@ -12,7 +12,12 @@
 // the registers __launch_bounds__ leaves, or 4 by 46 KiB of dynamic shared memory per block,
 // which leaves 60 KiB of L1. Grids: every resident block taking segments b, b + grid, … (loop);
 // every resident block taking a range of consecutive segments, as the segments kernel's tiles
-// give a block its own (range); one block per segment, as CUB launches (seg).
+// give a block its own (range); one block per segment, as CUB launches (seg). "lib BN" is one
+// block per segment folding with the library's own fold_piece and block_total (the segments
+// kernel's bits), bound by __launch_bounds__ to N blocks per SM (the blocks that fit follow in
+// brackets); "chk" also reads one word of temp storage at the block's end, as a block that looks
+// for work left before it exits would (docs/design.md, SG76). "wf len" is segmented_reduce given
+// the input's length.
 //
 //   cmake --build build --target warpfold_block_class_probe
 //   build/bench/warpfold_block_class_probe [--rounds N]
@@ -146,7 +151,7 @@ struct Shape {
 std::vector<Shape> shapes() {
   std::mt19937_64 rng(11);
   std::vector<Shape> all;
-  for (uint64_t len : {4097u, 8192u, 65536u}) {
+  for (uint64_t len : {1024u, 2048u, 4097u, 8192u, 65536u}) {
     all.push_back({"equal " + std::to_string(len), csr_offsets(std::vector<uint64_t>(kTotal / len, len), kTotal)});
   }
   for (auto [lo, hi] : {std::pair<uint64_t, uint64_t>{0, 8192}, {3073, 8192}}) {
@@ -184,6 +189,40 @@ Contender plain_kernel(const float* in, const int* off, int segments, bool one_p
           }, {}};
 }
 
+// The library's one-piece fold (fold_piece, then block_total: the segments kernel's bits) of
+// segment blockIdx.x at B blocks per SM, one block per segment. Check: thread 0 then reads one
+// word of temp storage (zero: the result stands).
+template <int B, bool Check>
+__global__ void __launch_bounds__(kThreads, B) library_segments(const float* in, const int* off, float* out,
+                                                               const unsigned long long* word) {
+  using namespace warpfold::detail;
+  __shared__ warpfold::block::reduce_storage<float, kThreads> storage;
+  const int s = int(blockIdx.x);
+  const int b = off[s], e = off[s + 1];
+  const contiguous_segment<float> seg{in + b, uint64_t(e > b ? e - b : 0)};
+  thread_fold<float, warpfold::plus, convert<warpfold::identity>> f{0.0f, false, warpfold::plus{}, {}};
+  fold_piece(seg, seg.items(), 0, 1, f);
+  int valid = 0;
+  const float total = block_total(f, warpfold::plus{}, storage, valid);
+  if (threadIdx.x == 0) {
+    float r = valid > 0 ? total : 0.0f;
+    if (Check && *reinterpret_cast<const volatile unsigned long long*>(word) == 0x5eedull) r = -r;
+    out[s] = r;
+  }
+}
+
+template <int B, bool Check>
+Contender library_kernel(const float* in, const int* off, int segments, const unsigned long long* word) {
+  const auto kernel = &library_segments<B, Check>;
+  int resident = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, 0), "occupancy");
+  const std::string name = "lib B" + std::to_string(B) + (Check ? " chk" : "") + "(" + std::to_string(resident) + ")";
+  return {name, [=](float* out) {
+            kernel<<<segments, kThreads>>>(in, off, out, word);
+            check(cudaGetLastError(), "launch");
+          }, {}};
+}
+
 // CUB and warpfold on the shape's offsets, and warpfold's fixed-size call where every segment is
 // first_len long (0: not so). Their temp storage lives in `temps`.
 std::vector<Contender> library_contenders(const float* in, const int* off, int segments, int first_len,
@@ -211,6 +250,17 @@ std::vector<Contender> library_contenders(const float* in, const int* off, int s
                                                   warpfold::plus{}, 0.0f),
                        "warpfold");
                }, {}});
+  size_t length_bytes = 0;  // the call that also takes the input's length
+  check(warpfold::segmented_reduce(nullptr, length_bytes, in, kTotal, static_cast<float*>(nullptr), uint64_t(segments),
+                                   off, off + 1, warpfold::plus{}, 0.0f),
+        "warpfold size");
+  void* length_temp = temp(length_bytes);
+  c.push_back({"wf len", [=](float* o) {
+                 size_t b = length_bytes;
+                 check(warpfold::segmented_reduce(length_temp, b, in, kTotal, o, uint64_t(segments), off, off + 1,
+                                                  warpfold::plus{}, 0.0f),
+                       "warpfold with the length");
+               }, {}});
   if (first_len > 0) {  // the same rows through the fixed-size call: no offsets, no tiles
     check(warpfold::segmented_reduce(nullptr, fixed_bytes, in, static_cast<float*>(nullptr), uint64_t(segments),
                                      uint64_t(first_len), warpfold::plus{}, 0.0f),
@@ -226,8 +276,13 @@ std::vector<Contender> library_contenders(const float* in, const int* off, int s
   return c;
 }
 
-std::vector<Contender> plain_contenders(const float* in, const int* off, int segments, int sms) {
+std::vector<Contender> plain_contenders(const float* in, const int* off, int segments, int sms,
+                                       const unsigned long long* word) {
   std::vector<Contender> c;
+  c.push_back(library_kernel<5, false>(in, off, segments, word));
+  c.push_back(library_kernel<6, false>(in, off, segments, word));
+  c.push_back(library_kernel<8, false>(in, off, segments, word));
+  c.push_back(library_kernel<5, true>(in, off, segments, word));
   for (bool one : {false, true}) {
     c.push_back(plain_kernel<4, 4, false, true>(in, off, segments, one, sms));
     c.push_back(plain_kernel<8, 4, false, true>(in, off, segments, one, sms));
@@ -302,7 +357,9 @@ bool run_shape(const Shape& s, const float* d_in, const std::vector<float>& x, i
   check(cudaMemcpy(off.get(), s.offsets.data(), off.bytes(), cudaMemcpyHostToDevice), "copy");
   std::vector<DeviceBuffer<char>> temps;
   std::vector<Contender> c = library_contenders(d_in, off.get(), segments, common_length(s.offsets), temps);
-  for (Contender& k : plain_contenders(d_in, off.get(), segments, sms)) c.push_back(std::move(k));
+  const DeviceBuffer<unsigned long long> word(1);
+  check(cudaMemset(word.get(), 0, word.bytes()), "clear");
+  for (Contender& k : plain_contenders(d_in, off.get(), segments, sms, word.get())) c.push_back(std::move(k));
   bool ok = true;
   for (Contender& k : c) ok &= output_right(k, s, out.get(), x);
   time_rounds(c, out.get(), rounds);
