@@ -16,8 +16,9 @@
 // block per segment folding with the library's own fold_piece and block_total (the segments
 // kernel's bits), bound by __launch_bounds__ to N blocks per SM (the blocks that fit follow in
 // brackets); "chk" also reads one word of temp storage at the block's end, as a block that looks
-// for work left before it exits would (docs/design.md, SG76). "wf len" is segmented_reduce given
-// the input's length.
+// for work left before it exits would (docs/design.md, SG76); "+2nd" and "+pdl" follow lib B8 with a
+// second kernel that has nothing to do, stream-ordered or as a programmatic dependent launch.
+// "wf len" is segmented_reduce given the input's length.
 //
 //   cmake --build build --target warpfold_block_class_probe
 //   build/bench/warpfold_block_class_probe [--rounds N]
@@ -196,6 +197,9 @@ template <int B, bool Check>
 __global__ void __launch_bounds__(kThreads, B) library_segments(const float* in, const int* off, float* out,
                                                                const unsigned long long* word) {
   using namespace warpfold::detail;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();  // a dependent launch may start (the +pdl contender)
+#endif
   __shared__ warpfold::block::reduce_storage<float, kThreads> storage;
   const int s = int(blockIdx.x);
   const int b = off[s], e = off[s + 1];
@@ -209,6 +213,40 @@ __global__ void __launch_bounds__(kThreads, B) library_segments(const float* in,
     if (Check && *reinterpret_cast<const volatile unsigned long long*>(word) == 0x5eedull) r = -r;
     out[s] = r;
   }
+}
+
+// A second launch with nothing to do, after a call's first: the segments kernel's grid (4 blocks
+// per SM), each block reading one word of temp storage, then exiting. As a programmatic dependent
+// launch it waits for the first grid in cudaGridDependencySynchronize.
+__global__ void __launch_bounds__(kThreads) empty_second_kernel(const unsigned long long* word, float* sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+  __shared__ unsigned long long seen;
+  if (threadIdx.x == 0) seen = *reinterpret_cast<const volatile unsigned long long*>(word);
+  __syncthreads();
+  if (seen == 0x5eedull) sink[blockIdx.x] = 0.0f;
+}
+
+// lib B8 followed by empty_second_kernel, stream-ordered or (pdl) as a programmatic dependent
+// launch: what a call costs whose one-piece segments take a block each and whose other segments
+// are left to a second kernel, where there are none (docs/design.md, SG76).
+Contender library_then_second(const float* in, const int* off, int segments, const unsigned long long* word, int sms,
+                              bool pdl) {
+  const auto kernel = &library_segments<8, false>;
+  return {pdl ? "lib B8 +pdl" : "lib B8 +2nd", [=](float* out) {
+            kernel<<<segments, kThreads>>>(in, off, out, word);
+            check(cudaGetLastError(), "launch");
+            cudaLaunchConfig_t config{};
+            config.gridDim = dim3(unsigned(4 * sms));
+            config.blockDim = dim3(kThreads);
+            cudaLaunchAttribute attribute{};
+            attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            attribute.val.programmaticStreamSerializationAllowed = 1;
+            config.attrs = &attribute;
+            config.numAttrs = pdl ? 1 : 0;
+            check(cudaLaunchKernelEx(&config, empty_second_kernel, word, out), "second launch");
+          }, {}};
 }
 
 template <int B, bool Check>
@@ -283,6 +321,8 @@ std::vector<Contender> plain_contenders(const float* in, const int* off, int seg
   c.push_back(library_kernel<6, false>(in, off, segments, word));
   c.push_back(library_kernel<8, false>(in, off, segments, word));
   c.push_back(library_kernel<5, true>(in, off, segments, word));
+  c.push_back(library_then_second(in, off, segments, word, sms, false));
+  c.push_back(library_then_second(in, off, segments, word, sms, true));
   for (bool one : {false, true}) {
     c.push_back(plain_kernel<4, 4, false, true>(in, off, segments, one, sms));
     c.push_back(plain_kernel<8, 4, false, true>(in, off, segments, one, sms));
