@@ -103,8 +103,8 @@ struct flat_warp {
     return acc;
   }
 
-  // Lane i's segment 32·g + i of a group with no segment longer than kFlatAloneMax, its elements
-  // loaded (v).
+  // Lane i's segment 32·g + i of up to kFlatAloneMax elements, its elements loaded (v): its fold,
+  // or init where it is empty; nothing past the last segment.
   __device__ __forceinline__ void finish_short(uint64_t g, const segment_slot& slot,
                                                const T (&v)[kFlatAloneMax]) const {
     const uint64_t s = g * 32 + lane;
@@ -284,13 +284,12 @@ struct flat_warp {
   // Group g: lane i's segment 32·g + i (slot). True where the lane's segment is left to the
   // segments kernel.
   __device__ __forceinline__ bool run_group(uint64_t g, const segment_slot& slot) const {
-    const uint64_t s = g * 32 + lane;
-    if (s < p.segments && slot.len == 0) write(s, Acc{}, false);
-    if (slot.len > 0 && slot.len <= kFlatAloneMax) {
+    if (slot.len <= kFlatAloneMax) {
       T v[kFlatAloneMax];
       load_alone(slot, v);
-      write(s, fold_alone(v, unsigned(slot.len)), true);
+      finish_short(g, slot, v);
     }
+    const uint64_t s = g * 32 + lane;
     const bool flat = slot.len > kFlatAloneMax && slot.len <= kFlatMax;
     const unsigned flats = __ballot_sync(warp::kFullMask, flat);
     if (flats != 0) fold_group(flats, flat, slot.base, slot.len, s);
