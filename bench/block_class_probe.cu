@@ -228,27 +228,6 @@ __global__ void __launch_bounds__(kThreads) empty_second_kernel(const unsigned l
   if (seen == 0x5eedull) sink[blockIdx.x] = 0.0f;
 }
 
-// lib B8 followed by empty_second_kernel, stream-ordered or (pdl) as a programmatic dependent
-// launch: what a call costs whose one-piece segments take a block each and whose other segments
-// are left to a second kernel, where there are none (docs/design.md, SG76).
-Contender library_then_second(const float* in, const int* off, int segments, const unsigned long long* word, int sms,
-                              bool pdl) {
-  const auto kernel = &library_segments<8, false>;
-  return {pdl ? "lib B8 +pdl" : "lib B8 +2nd", [=](float* out) {
-            kernel<<<segments, kThreads>>>(in, off, out, word);
-            check(cudaGetLastError(), "launch");
-            cudaLaunchConfig_t config{};
-            config.gridDim = dim3(unsigned(4 * sms));
-            config.blockDim = dim3(kThreads);
-            cudaLaunchAttribute attribute{};
-            attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-            attribute.val.programmaticStreamSerializationAllowed = 1;
-            config.attrs = &attribute;
-            config.numAttrs = pdl ? 1 : 0;
-            check(cudaLaunchKernelEx(&config, empty_second_kernel, word, out), "second launch");
-          }, {}};
-}
-
 template <int B, bool Check>
 Contender library_kernel(const float* in, const int* off, int segments, const unsigned long long* word) {
   const auto kernel = &library_segments<B, Check>;
@@ -258,6 +237,26 @@ Contender library_kernel(const float* in, const int* off, int segments, const un
   return {name, [=](float* out) {
             kernel<<<segments, kThreads>>>(in, off, out, word);
             check(cudaGetLastError(), "launch");
+          }, {}};
+}
+
+// `first` followed by empty_second_kernel, stream-ordered or (pdl) as a programmatic dependent
+// launch: what a call costs whose one-piece segments take a block each and whose other segments
+// are left to a second kernel, where there are none (docs/design.md, SG76).
+Contender then_second(const std::string& label, const Contender& first, const unsigned long long* word, int sms,
+                      bool pdl) {
+  const auto run_first = first.run;
+  return {label + (pdl ? " +pdl" : " +2nd"), [=](float* out) {
+            run_first(out);
+            cudaLaunchConfig_t config{};
+            config.gridDim = dim3(unsigned(warpfold::detail::kSegmentMinBlocks * sms));
+            config.blockDim = dim3(kThreads);
+            cudaLaunchAttribute attribute{};
+            attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            attribute.val.programmaticStreamSerializationAllowed = 1;
+            config.attrs = &attribute;
+            config.numAttrs = pdl ? 1 : 0;
+            check(cudaLaunchKernelEx(&config, empty_second_kernel, word, out), "second launch");
           }, {}};
 }
 
@@ -319,10 +318,11 @@ std::vector<Contender> plain_contenders(const float* in, const int* off, int seg
   std::vector<Contender> c;
   c.push_back(library_kernel<5, false>(in, off, segments, word));
   c.push_back(library_kernel<6, false>(in, off, segments, word));
-  c.push_back(library_kernel<8, false>(in, off, segments, word));
+  const Contender b8 = library_kernel<8, false>(in, off, segments, word);
+  c.push_back(b8);
   c.push_back(library_kernel<5, true>(in, off, segments, word));
-  c.push_back(library_then_second(in, off, segments, word, sms, false));
-  c.push_back(library_then_second(in, off, segments, word, sms, true));
+  c.push_back(then_second("lib B8", b8, word, sms, false));
+  c.push_back(then_second("lib B8", b8, word, sms, true));
   for (bool one : {false, true}) {
     c.push_back(plain_kernel<4, 4, false, true>(in, off, segments, one, sms));
     c.push_back(plain_kernel<8, 4, false, true>(in, off, segments, one, sms));
