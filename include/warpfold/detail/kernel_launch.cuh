@@ -28,6 +28,7 @@ struct driver_functions {
   CUresult(CUDAAPI* ctx_get_current)(CUcontext*) = nullptr;
   CUresult(CUDAAPI* ctx_get_id)(CUcontext, unsigned long long*) = nullptr;
   CUresult(CUDAAPI* stream_is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
+  CUresult(CUDAAPI* launch_kernel_ex)(const CUlaunchConfig*, CUfunction, void**, void**) = nullptr;
   bool complete() const { return launch_kernel && ctx_get_current && ctx_get_id; }
 };
 
@@ -48,6 +49,7 @@ inline const driver_functions& driver() {
     find("cuCtxGetCurrent", f.ctx_get_current);
     find("cuCtxGetId", f.ctx_get_id);
     find("cuStreamIsCapturing", f.stream_is_capturing);
+    find("cuLaunchKernelEx", f.launch_kernel_ex);
 #endif
     return f;
   }();
@@ -148,13 +150,56 @@ cudaError_t raise_shared_limit(unsigned shared_bytes) {
                               int(shared_bytes));
 }
 
+// The driver's launch of `function`, as a programmatic dependent of the stream's work before it
+// where `dependent` is set: its blocks may start before that work ends, and wait for it in
+// wait_for_prior_grid (compute capability 9.0 and later).
+inline CUresult driver_launch(const driver_functions& d, CUfunction function, dim3 grid, dim3 block,
+                              unsigned shared_bytes, cudaStream_t stream, void** args, bool dependent) {
+  if (!dependent) {
+    return d.launch_kernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes,
+                           driver_stream(stream), args, nullptr);
+  }
+  if (d.launch_kernel_ex == nullptr) return CUDA_ERROR_NOT_SUPPORTED;
+  CUlaunchAttribute attribute{};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = grid.x, config.gridDimY = grid.y, config.gridDimZ = grid.z;
+  config.blockDimX = block.x, config.blockDimY = block.y, config.blockDimZ = block.z;
+  config.sharedMemBytes = shared_bytes;
+  config.hStream = driver_stream(stream);
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return d.launch_kernel_ex(&config, function, args, nullptr);
+}
+
+// The runtime's launch of Kernel, as a programmatic dependent where `dependent` is set.
+template <auto Kernel>
+cudaError_t runtime_launch(dim3 grid, dim3 block, void** args, unsigned shared_bytes, cudaStream_t stream,
+                           bool dependent) {
+  if (!dependent) return cudaLaunchKernel(Kernel, grid, block, args, shared_bytes, stream);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(Kernel), args);
+}
+
 // Launches Kernel on `device` (the current device) with `shared_bytes` of dynamic shared memory,
 // the same at every launch of a kernel (its limit is raised once, with the handle's lookup).
 // `context_id`: the current context's, where the caller has just asked (get_current_device); 0
-// asks again.
+// asks again. `dependent`: as a programmatic dependent of the stream's work before it, only for a
+// kernel compiled for compute capability 9.0 or later that calls wait_for_prior_grid before it
+// touches memory that work uses.
 template <auto Kernel>
 cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaStream_t stream,
-                          unsigned shared_bytes = 0, unsigned long long context_id = 0) {
+                          unsigned shared_bytes = 0, unsigned long long context_id = 0, bool dependent = false) {
   const driver_functions& d = driver();
   if (d.complete() && device >= 0 && device < kMaxDevices) {
     launch_handle& h = launch_handles<Kernel>[device];
@@ -172,14 +217,13 @@ cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaSt
       h.state.store(state, std::memory_order_release);
     }
     if (state == 2 && (context_id != 0 ? context_id : current_context_id(d)) == h.context_id &&
-        d.launch_kernel(h.function, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes,
-                        driver_stream(stream), args, nullptr) == CUDA_SUCCESS) {
+        driver_launch(d, h.function, grid, block, shared_bytes, stream, args, dependent) == CUDA_SUCCESS) {
       return cudaSuccess;
     }
   }
   // This unit's own stub: its limit too (rare: the driver's path failed or is not there).
   if (cudaError_t rc = raise_shared_limit<Kernel>(shared_bytes); rc != cudaSuccess) return rc;
-  return cudaLaunchKernel(Kernel, grid, block, args, shared_bytes, stream);
+  return runtime_launch<Kernel>(grid, block, args, shared_bytes, stream, dependent);
 }
 
 }  // namespace warpfold::detail

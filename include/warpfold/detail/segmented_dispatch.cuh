@@ -154,8 +154,11 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
       p.after_flat = true;
     }
   }
+  // After the flat kernel, its blocks take the flat grid's slots as they come free (sm_90 on).
+  const bool dependent = p.after_flat && capacity.arch >= 900;
   void* args[] = {&p};
-  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id);
+  return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id,
+                               dependent);
 }
 
 // A kernel that serves a shape in place of another path (`otherwise(temp, bytes)`), asking the

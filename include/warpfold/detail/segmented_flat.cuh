@@ -18,8 +18,8 @@
 // row is stored, so that a row stays in flight through the scan. Rows that hold no flat segment
 // are skipped. Where a group's flat segments are out of order, overlap, or span 2^31 elements or
 // more, each is streamed as a group of its own, which gives the same bits. Longer segments are
-// left to the segments kernel, launched after this one, which reads in kLeftoverWord whether
-// there are any.
+// left to the segments kernel, launched after this one as a programmatic dependent (its blocks
+// wait for this grid's end, then read in kLeftoverWord whether there are any).
 
 #include <warpfold/detail/reduce_forms.cuh>
 #include <warpfold/detail/segmented_fold.cuh>
@@ -307,6 +307,7 @@ template <class Params>
 __global__ void __launch_bounds__(kSegmentThreads, flat_min_blocks<Params>) flat_kernel(const Params p) {
   using Acc = typename Params::accumulator;
   using Source = typename Params::source_type;
+  allow_dependent_launch();  // the segments kernel's blocks take the slots this grid's leave
   __shared__ flat_warp_storage<Acc> storage[kSegmentWarps];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   flat_warp_storage<Acc>& sm = storage[warp];

@@ -247,6 +247,26 @@ __device__ __forceinline__ Acc block_total(const Fold& f, Op op, block::reduce_s
   return valid > 0 ? block::reduce<kSegmentThreads>(f.acc, op, valid, storage) : Acc{};
 }
 
+// --- a second kernel launched before the first ends -------------------------------------------
+
+// Lets a kernel launched after this one as a programmatic dependent (launch_kernel's `dependent`)
+// start its blocks in the slots this grid's blocks leave, instead of after the whole grid and a
+// launch. A no-op where nothing is launched so, and before compute capability 9.0.
+__device__ __forceinline__ void allow_dependent_launch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+// Waits until the grid before this one on the stream has ended and its writes are visible: what a
+// programmatic dependent does before it reads or writes anything that grid touches. Returns at
+// once for a kernel launched plainly.
+__device__ __forceinline__ void wait_for_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+
 // --- sharing work through temp storage ---------------------------------------------------------
 
 // The status word of temp storage's header (word 1; combine.cuh's layout, which

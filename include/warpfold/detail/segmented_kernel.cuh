@@ -1068,6 +1068,9 @@ template <class Params>
 __global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_kernel(const Params p) {
   using block_t = segments_block<Params>;
   __shared__ typename block_t::shared_state sh;
+  if constexpr (!Params::source_type::kRowsAlike) {
+    if (p.after_flat) wait_for_prior_grid();  // launched as the flat kernel's dependent
+  }
   block_t b{p, sh, unsigned(p.key)};
   if (blockIdx.x == 0 && threadIdx.x == 0) b.clear_status();
   if constexpr (block_t::kStages) {
