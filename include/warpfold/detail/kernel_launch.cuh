@@ -173,30 +173,13 @@ inline CUresult driver_launch(const driver_functions& d, CUfunction function, di
   return d.launch_kernel_ex(&config, function, args, nullptr);
 }
 
-// The runtime's launch of Kernel, as a programmatic dependent where `dependent` is set.
-template <auto Kernel>
-cudaError_t runtime_launch(dim3 grid, dim3 block, void** args, unsigned shared_bytes, cudaStream_t stream,
-                           bool dependent) {
-  if (!dependent) return cudaLaunchKernel(Kernel, grid, block, args, shared_bytes, stream);
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared_bytes;
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(Kernel), args);
-}
-
 // Launches Kernel on `device` (the current device) with `shared_bytes` of dynamic shared memory,
 // the same at every launch of a kernel (its limit is raised once, with the handle's lookup).
 // `context_id`: the current context's, where the caller has just asked (get_current_device); 0
 // asks again. `dependent`: as a programmatic dependent of the stream's work before it, only for a
 // kernel compiled for compute capability 9.0 or later that calls wait_for_prior_grid before it
-// touches memory that work uses.
+// touches memory that work uses; where the driver refuses that (a driver that cannot capture it
+// into a graph), the kernel is launched plainly, for which the wait is a no-op.
 template <auto Kernel>
 cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaStream_t stream,
                           unsigned shared_bytes = 0, unsigned long long context_id = 0, bool dependent = false) {
@@ -216,14 +199,19 @@ cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaSt
       state = !found ? 3 : id != 0 ? 2 : 0;  // no context current yet: look it up again next time
       h.state.store(state, std::memory_order_release);
     }
-    if (state == 2 && (context_id != 0 ? context_id : current_context_id(d)) == h.context_id &&
-        driver_launch(d, h.function, grid, block, shared_bytes, stream, args, dependent) == CUDA_SUCCESS) {
-      return cudaSuccess;
+    if (state == 2 && (context_id != 0 ? context_id : current_context_id(d)) == h.context_id) {
+      if (dependent && driver_launch(d, h.function, grid, block, shared_bytes, stream, args, true) == CUDA_SUCCESS) {
+        return cudaSuccess;
+      }
+      if (driver_launch(d, h.function, grid, block, shared_bytes, stream, args, false) == CUDA_SUCCESS) {
+        return cudaSuccess;
+      }
     }
   }
-  // This unit's own stub: its limit too (rare: the driver's path failed or is not there).
+  // This unit's own stub, launched plainly: its limit too (rare: the driver's path failed or is
+  // not there).
   if (cudaError_t rc = raise_shared_limit<Kernel>(shared_bytes); rc != cudaSuccess) return rc;
-  return runtime_launch<Kernel>(grid, block, args, shared_bytes, stream, dependent);
+  return cudaLaunchKernel(Kernel, grid, block, args, shared_bytes, stream);
 }
 
 }  // namespace warpfold::detail
