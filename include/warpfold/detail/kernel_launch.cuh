@@ -173,17 +173,31 @@ inline CUresult driver_launch(const driver_functions& d, CUfunction function, di
   return d.launch_kernel_ex(&config, function, args, nullptr);
 }
 
+// Whether the driver can hold a programmatic dependent launch in a graph capture (CUDA 12.3 on).
+inline bool driver_captures_dependent_launches() {
+  static const bool captures = [] {
+    int version = 0;
+    return cudaDriverGetVersion(&version) == cudaSuccess && version >= 12030;
+  }();
+  return captures;
+}
+
 // Launches Kernel on `device` (the current device) with `shared_bytes` of dynamic shared memory,
 // the same at every launch of a kernel (its limit is raised once, with the handle's lookup).
 // `context_id`: the current context's, where the caller has just asked (get_current_device); 0
 // asks again. `dependent`: as a programmatic dependent of the stream's work before it, only for a
 // kernel compiled for compute capability 9.0 or later that calls wait_for_prior_grid before it
-// touches memory that work uses; where the driver refuses that (a driver that cannot capture it
-// into a graph), the kernel is launched plainly, for which the wait is a no-op.
+// touches memory that work uses. The launch is plain, for which the wait is a no-op, in a graph
+// capture on a driver that cannot hold a dependent launch there (a refused launch could end the
+// capture), and where the driver refuses the dependent launch.
 template <auto Kernel>
 cudaError_t launch_kernel(int device, dim3 grid, dim3 block, void** args, cudaStream_t stream,
                           unsigned shared_bytes = 0, unsigned long long context_id = 0, bool dependent = false) {
   const driver_functions& d = driver();
+  if (dependent && !driver_captures_dependent_launches()) {
+    bool capturing = true;
+    dependent = stream_is_capturing(stream, capturing) == cudaSuccess && !capturing;
+  }
   if (d.complete() && device >= 0 && device < kMaxDevices) {
     launch_handle& h = launch_handles<Kernel>[device];
     int state = h.state.load(std::memory_order_acquire);

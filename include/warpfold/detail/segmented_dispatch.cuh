@@ -148,14 +148,16 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
     p.rows_by_warp = classify_segment(source.axis, sizeof(typename Source::element)) == segment_class::warp;
     const uint64_t warp_blocks = ceil_div(segments, kSegmentWarps);
     if (p.rows_by_warp && warp_blocks < grid) grid = unsigned(warp_blocks);
-  } else if constexpr (flat_types<typename Source::element, Acc, Form>) {
+  }
+  bool dependent = false;
+  if constexpr (!Source::kRowsAlike && flat_types<typename Source::element, Acc, Form>) {
     if (segments >= kFlatMinSegments) {
       if (cudaError_t rc = run_flat(p, current, stream); rc != cudaSuccess) return rc;
       p.after_flat = true;
+      // The flat kernel's dependent, where compiled with its wait (sm_90 on).
+      dependent = capacity.arch >= 900;
     }
   }
-  // After the flat kernel, its blocks take the flat grid's slots as they come free (sm_90 on).
-  const bool dependent = p.after_flat && capacity.arch >= 900;
   void* args[] = {&p};
   return launch_kernel<kernel>(current.device, dim3(grid), dim3(kSegmentThreads), args, stream, 0, current.context_id,
                                dependent);

@@ -307,7 +307,7 @@ template <class Params>
 __global__ void __launch_bounds__(kSegmentThreads, flat_min_blocks<Params>) flat_kernel(const Params p) {
   using Acc = typename Params::accumulator;
   using Source = typename Params::source_type;
-  allow_dependent_launch();  // the segments kernel's blocks take the slots this grid's leave
+  allow_dependent_launch();  // the segments kernel's blocks may start, and wait for this grid
   __shared__ flat_warp_storage<Acc> storage[kSegmentWarps];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   flat_warp_storage<Acc>& sm = storage[warp];

@@ -250,8 +250,9 @@ __device__ __forceinline__ Acc block_total(const Fold& f, Op op, block::reduce_s
 // --- a second kernel launched before the first ends -------------------------------------------
 
 // Lets a kernel launched after this one as a programmatic dependent (launch_kernel's `dependent`)
-// start its blocks in the slots this grid's blocks leave, instead of after the whole grid and a
-// launch. A no-op where nothing is launched so, and before compute capability 9.0.
+// start its blocks, in any free slot, once every block of this grid has started, instead of
+// after the whole grid and a launch. A no-op where nothing is launched so, and before compute
+// capability 9.0.
 __device__ __forceinline__ void allow_dependent_launch() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   cudaTriggerProgrammaticLaunchCompletion();
