@@ -197,9 +197,7 @@ template <int B, bool Check>
 __global__ void __launch_bounds__(kThreads, B) library_segments(const float* in, const int* off, float* out,
                                                                const unsigned long long* word) {
   using namespace warpfold::detail;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaTriggerProgrammaticLaunchCompletion();  // a dependent launch may start (the +pdl contender)
-#endif
+  allow_dependent_launch();  // the +pdl contender's second kernel may start
   __shared__ warpfold::block::reduce_storage<float, kThreads> storage;
   const int s = int(blockIdx.x);
   const int b = off[s], e = off[s + 1];
@@ -217,11 +215,9 @@ __global__ void __launch_bounds__(kThreads, B) library_segments(const float* in,
 
 // A second launch with nothing to do, after a call's first: the segments kernel's grid (4 blocks
 // per SM), each block reading one word of temp storage, then exiting. As a programmatic dependent
-// launch it waits for the first grid in cudaGridDependencySynchronize.
+// launch it waits for the first grid in wait_for_prior_grid.
 __global__ void __launch_bounds__(kThreads) empty_second_kernel(const unsigned long long* word, float* sink) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize();
-#endif
+  warpfold::detail::wait_for_prior_grid();
   __shared__ unsigned long long seen;
   if (threadIdx.x == 0) seen = *reinterpret_cast<const volatile unsigned long long*>(word);
   __syncthreads();
