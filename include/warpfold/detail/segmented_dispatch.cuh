@@ -138,6 +138,7 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   }
   params_t p{source, segments, tiles, k,   capacity.blocks, total_tiles,         layout,
              static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
+  bool dependent = false;  // the segments kernel as the flat kernel's dependent
   if constexpr (Source::kRowsAlike) {
     p.row_pieces = alike_row_pieces(segments, source.axis, sizeof(typename Source::element), Source::view::kItemElements,
                                     tile_items, capacity.blocks, total_tiles, layout);
@@ -148,14 +149,11 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
     p.rows_by_warp = classify_segment(source.axis, sizeof(typename Source::element)) == segment_class::warp;
     const uint64_t warp_blocks = ceil_div(segments, kSegmentWarps);
     if (p.rows_by_warp && warp_blocks < grid) grid = unsigned(warp_blocks);
-  }
-  bool dependent = false;
-  if constexpr (!Source::kRowsAlike && flat_types<typename Source::element, Acc, Form>) {
+  } else if constexpr (flat_types<typename Source::element, Acc, Form>) {
     if (segments >= kFlatMinSegments) {
       if (cudaError_t rc = run_flat(p, current, stream); rc != cudaSuccess) return rc;
       p.after_flat = true;
-      // The flat kernel's dependent, where compiled with its wait (sm_90 on).
-      dependent = capacity.arch >= 900;
+      dependent = capacity.arch >= 900;  // where compiled with its wait
     }
   }
   void* args[] = {&p};
