@@ -93,6 +93,7 @@ PreparedShape prepare(const BenchShape& s, const float* d_in, uint64_t total, ui
   PreparedShape p;
   p.input.kind = s.kind;
   p.input.in = d_in;
+  p.input.with_length = s.with_length;
   if (s.kind == ShapeKind::segmented) {
     const std::vector<uint64_t> lengths = segment_lengths(s, total, seed);
     p.offsets.assign(1, 0);
@@ -213,6 +214,9 @@ std::vector<BenchShape> segmented_bench_shapes(const SegmentedBenchOptions& o) {
     BenchShape batch{ShapeKind::segmented, "batch of 1000 x 64, warm in L2", Lengths::equal, kBatchSegments,
                      kBatchLength};
     batch.batch = true;
+    shapes.push_back(batch);
+    batch.name = "batch of 1000 x 64 with the length, warm in L2";  // the input is the batch's elements
+    batch.with_length = true;
     shapes.push_back(batch);
   }
   return shapes;

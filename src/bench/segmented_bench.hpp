@@ -36,13 +36,15 @@ struct BenchShape {
   int dim = 1;                  // axis: the dim reduced
   uint64_t mean = 0;            // uniform: lengths uniform in [0, 2·mean]
   bool batch = false;           // the small batch, timed against the launch floor
+  bool with_length = false;     // segmented: warpfold's call that takes the input's length
   View view = View::contiguous; // axis: strided views reduce dim 1 of x.T or x[:, ::2]
 };
 
 // Every shape the options ask for, in the order run: the matrices of the table and
 // beyond (2^24 × 4 … 1 × 2^26, scaled to 2^log2_elements), each as offsets, fixed sizes and both
 // axes; uniform random lengths of means 4, 64 and 4096; power-law lengths with one segment
-// holding half the data; a tenth of the segments empty; a batch of 1,000 segments of 64; and two
+// holding half the data; a tenth of the segments empty; a batch of 1,000 segments of 64, through
+// the CUB-style call and through the one that takes the input's length; and two
 // strided views of a square matrix, x.T.sum(1) and x[:, ::2].sum(1), against copying them first.
 std::vector<BenchShape> segmented_bench_shapes(const SegmentedBenchOptions& options);
 

@@ -165,6 +165,12 @@ struct row_start {
 std::unique_ptr<SegmentedRunner> warpfold_runner(const SegmentedInput& in, cudaStream_t stream) {
   switch (in.kind) {
     case ShapeKind::segmented:
+      if (in.with_length) {
+        return two_phase(in.segments, stream, [in, stream](void* t, size_t& b, float* o) {
+          return segmented_reduce(t, b, in.in, in.elements, o, in.segments, in.offsets, in.offsets + 1, plus{}, 0.0f,
+                                  stream);
+        });
+      }
       return two_phase(in.segments, stream, [in, stream](void* t, size_t& b, float* o) {
         return segmented_reduce(t, b, in.in, o, in.segments, in.offsets, in.offsets + 1, plus{}, 0.0f, stream);
       });

@@ -32,6 +32,7 @@ struct SegmentedInput {
   uint64_t segments = 0;      // outputs
   axis_shape shape;           // fixed and axis: the [outer][axis][inner] shape of the reduction
   bool strided = false;       // axis: a strided view (shape's strides are not contiguous ones)
+  bool with_length = false;   // segmented: warpfold takes `elements` as the input's length
 };
 
 // Whether CUB has the operation: offsets, fixed sizes and contiguous matrix rows (as offsets every
