@@ -77,8 +77,6 @@ cudaError_t segmented_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, Ac
 }
 
 // The same over an input of num_items elements: every offset is clamped to [0, num_items] first.
-// Knowing the input's size also lets a call of at most 1024 segments run on fewer blocks, most of
-// which fold their segments without reading the others' offsets: prefer it for small calls.
 template <class T, class Acc, class Offset, class Op>
 cudaError_t segmented_reduce(void* d_temp, size_t& temp_bytes, const T* d_in, uint64_t num_items, Acc* d_out,
                              uint64_t num_segments, const Offset* d_begin_offsets, const Offset* d_end_offsets, Op op,

@@ -218,32 +218,6 @@ TEST(SegmentedPlan, TileSizeEvensOutSeveralRounds) {
   }
 }
 
-// A call of few segments that knows its total, drawn at random: the device's blocks, the total in
-// vectors of 4 floats and its tiles, the segments.
-struct few_segments_call {
-  unsigned blocks;
-  uint64_t total, total_tiles, segments;
-};
-few_segments_call draw_few_segments_call(std::mt19937_64& gen) {
-  const unsigned blocks = 1 + unsigned(gen() % 700);
-  const uint64_t total = gen() % (uint64_t(1) << (10 + gen() % 14));
-  return {blocks, total, ceil_div(total, kTileItems), 1 + gen() % kMaxTileSegments};
-}
-
-// The units of block-class segments of random lengths laid end to end within the call's total.
-uint64_t units_of_block_class_segments(const few_segments_call& c, std::mt19937_64& gen) {
-  const uint64_t warp_max_vectors = warp_max_items(sizeof(float)) / 4;
-  uint64_t left = c.total, units = 0;
-  for (uint64_t k = 0; k < c.segments && left > warp_max_vectors; ++k) {
-    const uint64_t len = warp_max_vectors + 1 + gen() % (gen() % 2 ? left - warp_max_vectors : 4 * kTileItems);
-    const uint64_t taken = len < left ? len : left;
-    const uint64_t work_tiles = work_tiles_of(c.total_tiles, c.segments, ceil_div(taken, kTileItems));
-    units += pieces_for(taken, kTileItems, c.blocks, work_tiles);
-    left -= taken;
-  }
-  return units;
-}
-
 // A call of few segments that knows its total: a warp for each segment, and one round of units
 // for any block-class segments the total can hold (each longer than three quarters of a tile),
 // on no more blocks than the device holds.
@@ -255,35 +229,26 @@ TEST(SegmentedPlan, FewSegmentsGridHoldsEveryWarpAndOneRoundOfUnits) {
   EXPECT_EQ(few_segments_grid(1, 0, 528), 1u);  // only empty segments
   EXPECT_EQ(few_segments_grid(1024, 0, 40), 40u);
   std::mt19937_64 gen(7);
+  const uint64_t warp_max_vectors = warp_max_items(sizeof(float)) / 4;
   for (int trial = 0; trial < 2000; ++trial) {
-    const few_segments_call c = draw_few_segments_call(gen);
-    const unsigned grid = few_segments_grid(c.segments, c.total_tiles, c.blocks);
+    const unsigned blocks = 1 + unsigned(gen() % 700);
+    const uint64_t total = gen() % (uint64_t(1) << (10 + gen() % 14));  // in vectors of 4 floats
+    const uint64_t total_tiles = ceil_div(total, kTileItems);
+    const uint64_t segments = 1 + gen() % kMaxTileSegments;
+    const unsigned grid = few_segments_grid(segments, total_tiles, blocks);
     ASSERT_GE(grid, 1u);
-    ASSERT_LE(grid, c.blocks);
-    if (grid == c.blocks) continue;
-    ASSERT_GE(uint64_t(grid) * kSegmentWarps, c.segments);
-    ASSERT_LE(units_of_block_class_segments(c, gen), grid) << c.segments << " segments, " << c.total << " vectors";
-  }
-}
-
-// The same call where the device also holds two blocks per tile besides its segments' warps:
-// those blocks, which hold no segment, take every unit in one round.
-TEST(SegmentedPlan, FewApartGridGivesTheUnitsBlocksWithoutSegments) {
-  EXPECT_EQ(few_apart_grid(1000, 16, 528), 157u);  // 1000 segments of 64 floats: 125 + 32
-  EXPECT_EQ(few_apart_grid(100, 50, 528), 113u);
-  EXPECT_EQ(few_apart_grid(1000, 201, 528), 527u);
-  EXPECT_EQ(few_apart_grid(1000, 202, 528), 0u);  // the device holds too few
-  EXPECT_EQ(few_apart_grid(1024, ~uint64_t(0) / 4, 528), 0u);
-  EXPECT_EQ(few_apart_grid(10, 0, 528), 0u);  // an empty input: every segment empty
-  std::mt19937_64 gen(11);
-  for (int trial = 0; trial < 2000; ++trial) {
-    const few_segments_call c = draw_few_segments_call(gen);
-    const unsigned grid = few_apart_grid(c.segments, c.total_tiles, c.blocks);
-    if (grid == 0) continue;
-    ASSERT_LE(grid, c.blocks);
-    const uint64_t takers = grid - ceil_div(c.segments, kSegmentWarps);
-    ASSERT_EQ(takers, 2 * c.total_tiles);
-    ASSERT_LE(units_of_block_class_segments(c, gen), takers) << c.segments << " segments, " << c.total << " vectors";
+    ASSERT_LE(grid, blocks);
+    if (grid == blocks) continue;
+    ASSERT_GE(uint64_t(grid) * kSegmentWarps, segments);
+    // Block-class segments laid end to end within the total, and the units they cost.
+    uint64_t left = total, units = 0;
+    for (uint64_t k = 0; k < segments && left > warp_max_vectors; ++k) {
+      const uint64_t len = warp_max_vectors + 1 + gen() % (gen() % 2 ? left - warp_max_vectors : 4 * kTileItems);
+      const uint64_t taken = len < left ? len : left;
+      units += pieces_for(taken, kTileItems, blocks, work_tiles_of(total_tiles, segments, ceil_div(taken, kTileItems)));
+      left -= taken;
+    }
+    ASSERT_LE(units, grid) << segments << " segments, " << total << " vectors, on " << blocks;
   }
 }
 

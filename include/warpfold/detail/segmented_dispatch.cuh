@@ -126,16 +126,10 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   if (segments == 0) return cudaSuccess;
   const uint64_t total_tiles = knows_total ? ceil_div(total_items, tile_items) : ~uint64_t(0);
   unsigned grid = capacity.blocks;
-  unsigned few_takers = 0;  // the blocks that plan a call of few segments on few_apart_grid
   if (!Source::kRowsAlike && knows_total && segments <= kMaxTileSegments) {
-    if (const unsigned apart = few_apart_grid(segments, total_tiles, grid); apart != 0) {
-      few_takers = apart - unsigned(ceil_div(segments, kSegmentWarps));
-      grid = apart;
-    } else {
-      grid = few_segments_grid(segments, total_tiles, grid);
-    }
+    grid = few_segments_grid(segments, total_tiles, grid);
   }
-  const unsigned k = tile_segments(segments, few_takers != 0 ? few_takers : grid);  // the blocks that take tiles
+  const unsigned k = tile_segments(segments, grid);
   const uint64_t tiles = ceil_div(segments, k);
   if (tiles >= (uint64_t(1) << 32)) return cudaErrorInvalidValue;  // 2^42 segments: no device holds them
   unsigned long long key = 0;
@@ -144,7 +138,6 @@ cudaError_t run_segments(void* d_temp, size_t& temp_bytes, const Source& source,
   }
   params_t p{source, segments, tiles, k,   capacity.blocks, total_tiles,         layout,
              static_cast<unsigned long long*>(d_temp), d_out, init, op, form, key, combine_timeout_ns()};
-  p.few_takers = few_takers;
   bool dependent = false;  // the segments kernel as the flat kernel's dependent
   if constexpr (Source::kRowsAlike) {
     p.row_pieces = alike_row_pieces(segments, source.axis, sizeof(typename Source::element), Source::view::kItemElements,

@@ -66,7 +66,6 @@ struct segments_params {
   uint64_t row_pieces = 0;        // pieces of every row where the rows are alike (alike_row_pieces), else 0
   bool rows_by_warp = false;      // every row warp-class (rows sources): a warp per row, no tiles
   bool after_flat = false;        // the flat kernel folded every segment of up to kFlatMax elements
-  unsigned few_takers = 0;        // a call of few segments on few_apart_grid: the blocks that plan, else 0
 };
 
 // Segments of up to 8-byte elements keep kLaneBatch per lane group in flight; wider ones one.
@@ -873,31 +872,27 @@ struct segments_block {
 
   // --- few segments: at most one tile's, planned alike by every block -----------------------
 
-  // Every block that plans reads every segment's slot and plans the same schedule, so that no
-  // block publishes, counts or waits: warps take the segments up to the warp class (from the last
-  // block down), and block b takes units b, b + tile_blocks(), … of the block-class segments'
-  // pieces (one each but for long ones) in segment order. Each is folded as the tiled path folds
-  // it, so the bits are the same. The warps fold theirs first, from their own reads of the
-  // offsets, so that a call with no block-class segment waits for no plan. On few_apart_grid the
-  // blocks of the segments' warps plan nothing: they fold theirs and end, without the other
-  // slots' reads, most of a small call's cost over a launch (design.md, SG80); the blocks before
-  // them, which hold no segment, plan. Only the split segments' pieces keep partials: false, in
-  // every block that plans alike, where the pool cannot hold them all (without the input's length,
+  // Every block reads every segment's slot and plans the same schedule, so that no block
+  // publishes, counts or waits: warps take the segments up to the warp class (from the last block
+  // down), and block b takes units b, b + grid, … of the block-class segments' pieces (one each
+  // but for long ones) in segment order. Each is folded as the tiled path folds it, so the bits
+  // are the same. The warps fold theirs first, from their own reads of the offsets, so that a call
+  // with no block-class segment waits for no plan. Only the split segments' pieces keep partials:
+  // false, in every block alike, where the pool cannot hold them all (without the input's length,
   // more than 32 segments split grid-wide; with it, segments that overlap); the tiled path then
-  // runs on those blocks (and folds the short segments again, to the same bits).
+  // runs (and folds the short segments again, to the same bits).
   __device__ bool run_few_segments() {
     const unsigned count = unsigned(p.segments);
     const uint64_t warps = uint64_t(gridDim.x) * kSegmentWarps;
     const uint64_t w = uint64_t(gridDim.x - 1 - blockIdx.x) * kSegmentWarps + threadIdx.x / 32;
     const typename Source::raw_slot first = p.source.read(w < count ? w : count - 1);  // with the slots' reads
-    const bool folder = blockIdx.x >= tile_blocks();  // on few_apart_grid, a block of segments' warps
-    const bool any_whole = !folder && read_few_slots(count);
+    const bool any_whole = read_few_slots(count);
     fold_short_segments(count, w, warps, first);
-    if (folder || !__syncthreads_or(any_whole)) return true;  // no units: nothing to plan
+    if (!__syncthreads_or(any_whole)) return true;  // no units: nothing to plan
     uint32_t split = 0;
     const uint32_t units = plan_units(count, split);
     if (split > p.layout.pool_pieces) return false;
-    for (uint64_t u = blockIdx.x; u < units; u += tile_blocks()) take_unit(uint32_t(u), count, units);
+    for (uint64_t u = blockIdx.x; u < units; u += gridDim.x) take_unit(uint32_t(u), count, units);
     return true;
   }
 
@@ -1049,17 +1044,14 @@ struct segments_block {
     deliver_piece(lo, base, u - first, pieces, total, [&] { return tagged_add(entry(base / 2) + 2, tag, 1); });
   }
 
-  // The blocks that take tiles: every one, but on few_apart_grid the blocks that plan.
-  __device__ __forceinline__ unsigned tile_blocks() const { return p.few_takers != 0 ? p.few_takers : gridDim.x; }
-
-  // After the block's own tiles (b, b + tile_blocks(), …): wait (bounded) for the tiles of blocks 0 … b to
-  // be classified, then take pieces of long segments until none is left. Each claim is a scan of its own, with no
+  // After the block's own tiles: wait (bounded) for the tiles of blocks 0 … b to be classified,
+  // then take pieces of long segments until none is left. Each claim is a scan of its own, with no
   // draw made ahead while the block reads its piece: where an entry holds fewer pieces than the
   // blocks drawing from it, such draws come back empty and queue at the cursor that blocks still
   // without a piece draw from.
   __device__ void help() {
     if (threadIdx.x == 0) {
-      const uint64_t need = tiles_through_block(blockIdx.x, p.tiles, tile_blocks());
+      const uint64_t need = tiles_through_block(blockIdx.x, p.tiles, gridDim.x);
       const uint32_t target = uint32_t(need < p.tiles ? need : p.tiles);
       bounded_wait wait{p.timeout_ns};
       // Every idle block polls this one word: a pause between polls leaves its L2 slice to the
@@ -1096,7 +1088,7 @@ __global__ void __launch_bounds__(kSegmentThreads, kSegmentMinBlocks) segments_k
     if (p.after_flat && !b.flat_left_work()) return;
     if (p.segments <= kMaxTileSegments && b.run_few_segments()) return;
   }
-  for (uint64_t tile = blockIdx.x; tile < p.tiles; tile += b.tile_blocks()) b.run_tile(tile);
+  for (uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) b.run_tile(tile);
   b.help();
 }
 

@@ -276,17 +276,6 @@ WARPFOLD_HOST_DEVICE constexpr unsigned few_segments_grid(uint64_t segments, uin
   return grid < blocks ? unsigned(grid < 1 ? 1 : grid) : blocks;
 }
 
-// The grid of such a call where the device holds, besides a block for each eight segments'
-// warps, two blocks for each tile of the input: then the segments' blocks (the last) fold theirs
-// without reading the other slots, and the blocks before them, which hold none, plan the
-// block-class segments' units, one round of them. 0 where the device holds fewer, or the input is
-// empty.
-WARPFOLD_HOST_DEVICE constexpr unsigned few_apart_grid(uint64_t segments, uint64_t total_tiles, unsigned blocks) {
-  if (total_tiles == 0 || total_tiles >= blocks) return 0;
-  const uint64_t grid = ceil_div(segments, kSegmentWarps) + 2 * total_tiles;
-  return grid <= blocks ? unsigned(grid) : 0u;
-}
-
 // The tiles that blocks 0 … b take between them (tile t goes to block t mod grid): what a block
 // that has finished its own waits to see classified before it helps with long segments. Only
 // blocks up to b: a block never waits for a block after it, which may not have started.
